@@ -1,0 +1,24 @@
+//! The vocabulary every part of pqbench shares: algorithm and operation
+//! names, a board's raw [`Measurement`], and the derived [`BenchResult`]
+//! that the API, the store and the dashboard show.
+//!
+//! The names are those of the public contract (`ML-KEM-768`, `keygen`, ...),
+//! so that a wolfCrypt log, a board and a browser land in the same rows.
+//! Boards send integers (ticks); floats are derived on the host, once, in
+//! [`BenchResult::from_measurement`], so every figure can be traced back to
+//! what a board counted.
+#![no_std]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod names;
+pub use names::{Algorithm, Family, Operation, Status, UnknownName};
+
+mod measurement;
+pub use measurement::{Clock, Measurement, TickUnit};
+
+#[cfg(feature = "alloc")]
+mod result;
+#[cfg(feature = "alloc")]
+pub use result::{BenchResult, Build, Run, RunStatus, Source};

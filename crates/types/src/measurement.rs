@@ -1,0 +1,111 @@
+use core::fmt;
+
+use crate::{Algorithm, Operation, Status, UnknownName};
+
+/// What one tick of a board's clock is. Only `Cycles` may ever be shown as
+/// cycles: an emulator's instruction count is not a Cortex-M cycle count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TickUnit {
+    /// CPU cycles from a hardware counter (DWT CYCCNT).
+    Cycles,
+    /// Nanoseconds of a wall clock (host, browser).
+    Nanoseconds,
+    /// QEMU under `-icount`: one tick is this many emulated instructions.
+    QemuInstructions { per_tick: u32 },
+}
+
+impl TickUnit {
+    const QEMU_PREFIX: &'static str = "qemu-instructions/";
+
+    pub fn parse(text: &str) -> Result<Self, UnknownName> {
+        match text {
+            "cycles" => Ok(TickUnit::Cycles),
+            "ns" => Ok(TickUnit::Nanoseconds),
+            _ => {
+                let per_tick = text
+                    .strip_prefix(Self::QEMU_PREFIX)
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|&n| n > 0)
+                    .ok_or(UnknownName)?;
+                Ok(TickUnit::QemuInstructions { per_tick })
+            }
+        }
+    }
+}
+
+impl fmt::Display for TickUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TickUnit::Cycles => f.write_str("cycles"),
+            TickUnit::Nanoseconds => f.write_str("ns"),
+            TickUnit::QemuInstructions { per_tick } => write!(f, "{}{per_tick}", Self::QEMU_PREFIX),
+        }
+    }
+}
+
+/// The clock a board timed with: how many ticks make a second, and what a tick is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    pub ticks_per_second: u64,
+    pub unit: TickUnit,
+}
+
+/// One operation as a board measured it: integers only, exactly as counted.
+///
+/// Timing fields are meaningful only when `status` is [`Status::Ok`];
+/// `needed_bytes` says what an operation that does not fit would need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measurement {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    pub status: Status,
+    pub iterations: u32,
+    pub total_ticks: u64,
+    pub min_ticks: u64,
+    pub median_ticks: u64,
+    pub max_ticks: u64,
+    /// Peak bytes the allocator held during the operation, above what was
+    /// held before it started.
+    pub heap_bytes: Option<u32>,
+    pub heap_allocs: Option<u32>,
+    /// Peak stack below the caller's frame, by stack painting.
+    pub stack_bytes: Option<u32>,
+    /// Bytes processed by one operation, for throughput (hashes, ciphers).
+    pub bytes_per_op: Option<u32>,
+    /// For `DoesNotFit`: the RAM the operation is known to need.
+    pub needed_bytes: Option<u32>,
+}
+
+impl Measurement {
+    /// A measurement that carries no timing: failed, skipped or too large.
+    pub const fn untimed(algorithm: Algorithm, operation: Operation, status: Status) -> Self {
+        Measurement {
+            algorithm,
+            operation,
+            status,
+            iterations: 0,
+            total_ticks: 0,
+            min_ticks: 0,
+            median_ticks: 0,
+            max_ticks: 0,
+            heap_bytes: None,
+            heap_allocs: None,
+            stack_bytes: None,
+            bytes_per_op: None,
+            needed_bytes: None,
+        }
+    }
+
+    /// Whether the figures can be true: a timed result has iterations and
+    /// `min <= median <= max`, `total >= iterations * min`.
+    pub fn is_consistent(&self) -> bool {
+        if self.status != Status::Ok {
+            return self.iterations == 0 && self.total_ticks == 0;
+        }
+        self.iterations > 0
+            && self.min_ticks <= self.median_ticks
+            && self.median_ticks <= self.max_ticks
+            && self.total_ticks >= self.min_ticks.saturating_mul(u64::from(self.iterations))
+            && self.total_ticks <= self.max_ticks.saturating_mul(u64::from(self.iterations))
+    }
+}

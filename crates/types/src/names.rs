@@ -1,0 +1,182 @@
+use core::fmt;
+
+/// A name that is not one of the contract's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownName;
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown name")
+    }
+}
+
+/// Declares a closed set of names with their one spelling, used both ways:
+/// `as_str` for writing, `from_name` for reading (boards, imports, API).
+macro_rules! names {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub const fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn from_name(text: &str) -> Result<Self, UnknownName> {
+                match text { $($text => Ok($name::$variant),)+ _ => Err(UnknownName) }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl core::str::FromStr for $name {
+            type Err = UnknownName;
+            fn from_str(text: &str) -> Result<Self, UnknownName> {
+                Self::from_name(text)
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        #[cfg(feature = "alloc")]
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <alloc::borrow::Cow<'de, str>>::deserialize(d)?;
+                Self::from_name(&text).map_err(|_| {
+                    serde::de::Error::custom(alloc::format!(
+                        "unknown {} {:?}",
+                        stringify!($name).to_ascii_lowercase(),
+                        text
+                    ))
+                })
+            }
+        }
+    };
+}
+
+names! {
+    /// An algorithm at one parameter set, named as in the public contract.
+    Algorithm {
+        MlKem512 => "ML-KEM-512",
+        MlKem768 => "ML-KEM-768",
+        MlKem1024 => "ML-KEM-1024",
+        MlDsa44 => "ML-DSA-44",
+        MlDsa65 => "ML-DSA-65",
+        MlDsa87 => "ML-DSA-87",
+        Rsa2048 => "RSA-2048",
+        Dh2048 => "DH-2048",
+        EcdsaP256 => "ECDSA-P256",
+        EcdhP256 => "ECDH-P256",
+        X25519 => "X25519",
+        Ed25519 => "Ed25519",
+        Aes128Gcm => "AES-128-GCM",
+        Aes256Gcm => "AES-256-GCM",
+        Aes128Cbc => "AES-128-CBC",
+        Aes256Cbc => "AES-256-CBC",
+        ChaCha20Poly1305 => "ChaCha20-Poly1305",
+        Sha256 => "SHA-256",
+        Sha512 => "SHA-512",
+        Sha3_256 => "SHA3-256",
+        Shake128 => "SHAKE128",
+        Shake256 => "SHAKE256",
+        HmacSha256 => "HMAC-SHA256",
+    }
+}
+
+names! {
+    /// What was done with an algorithm.
+    Operation {
+        Keygen => "keygen",
+        Encaps => "encaps",
+        Decaps => "decaps",
+        Sign => "sign",
+        Verify => "verify",
+        Agree => "agree",
+        Public => "public",
+        Private => "private",
+        Encrypt => "encrypt",
+        Decrypt => "decrypt",
+        Hash => "hash",
+        Mac => "mac",
+    }
+}
+
+names! {
+    /// How one measurement ended. Anything but `Ok` carries no timing.
+    Status {
+        Ok => "ok",
+        Failed => "failed",
+        DoesNotFit => "does_not_fit",
+        Skipped => "skipped",
+    }
+}
+
+names! {
+    /// The groups the dashboard filters by.
+    Family {
+        PostQuantum => "pqc",
+        Classical => "classical",
+        Symmetric => "symmetric",
+        Hash => "hash",
+    }
+}
+
+impl Algorithm {
+    pub const fn family(self) -> Family {
+        use Algorithm::*;
+        match self {
+            MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 => Family::PostQuantum,
+            Rsa2048 | Dh2048 | EcdsaP256 | EcdhP256 | X25519 | Ed25519 => Family::Classical,
+            Aes128Gcm | Aes256Gcm | Aes128Cbc | Aes256Cbc | ChaCha20Poly1305 => Family::Symmetric,
+            Sha256 | Sha512 | Sha3_256 | Shake128 | Shake256 | HmacSha256 => Family::Hash,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_reads_back_as_itself() {
+        for &a in Algorithm::ALL {
+            assert_eq!(Algorithm::from_name(a.as_str()), Ok(a));
+        }
+        for &o in Operation::ALL {
+            assert_eq!(Operation::from_name(o.as_str()), Ok(o));
+        }
+        for &s in Status::ALL {
+            assert_eq!(Status::from_name(s.as_str()), Ok(s));
+        }
+    }
+
+    #[test]
+    fn names_are_exact() {
+        assert_eq!(Algorithm::from_name("ml-kem-768"), Err(UnknownName));
+        assert_eq!(Algorithm::from_name("ML-KEM-768 "), Err(UnknownName));
+        assert_eq!(Operation::from_name("KeyGen"), Err(UnknownName));
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn serde_uses_contract_names_and_rejects_others() {
+        let json = serde_json::to_string(&Algorithm::MlKem768).unwrap();
+        assert_eq!(json, "\"ML-KEM-768\"");
+        let back: Algorithm = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, Algorithm::MlKem768);
+        let err = serde_json::from_str::<Algorithm>("\"Kyber768\"").unwrap_err();
+        assert!(alloc::format!("{err}").contains("unknown algorithm"), "{err}");
+    }
+}

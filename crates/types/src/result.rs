@@ -1,0 +1,270 @@
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Algorithm, Clock, Measurement, Operation, Status, TickUnit};
+
+/// One result row as the API, the store and the dashboard show it.
+/// A figure that was not measured is `None` (JSON null), never 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchResult {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    pub status: Status,
+    pub iterations: Option<u64>,
+    pub total_seconds: Option<f64>,
+    pub avg_ms: Option<f64>,
+    pub ops_per_sec: Option<f64>,
+    pub min_ms: Option<f64>,
+    pub median_ms: Option<f64>,
+    pub max_ms: Option<f64>,
+    pub cycles_per_op: Option<f64>,
+    pub ticks_per_op: Option<f64>,
+    pub tick_unit: Option<String>,
+    pub bytes_per_sec: Option<f64>,
+    pub heap_bytes: Option<u64>,
+    pub heap_allocs: Option<u64>,
+    pub stack_bytes: Option<u64>,
+    pub note: Option<String>,
+}
+
+impl BenchResult {
+    /// Derives the shown figures from what a board counted, with the board's clock.
+    pub fn from_measurement(m: &Measurement, clock: &Clock) -> Self {
+        let memory = |v: Option<u32>| v.map(u64::from);
+        let mut result = BenchResult {
+            algorithm: m.algorithm,
+            operation: m.operation,
+            status: m.status,
+            iterations: None,
+            total_seconds: None,
+            avg_ms: None,
+            ops_per_sec: None,
+            min_ms: None,
+            median_ms: None,
+            max_ms: None,
+            cycles_per_op: None,
+            ticks_per_op: None,
+            tick_unit: None,
+            bytes_per_sec: None,
+            heap_bytes: memory(m.heap_bytes),
+            heap_allocs: memory(m.heap_allocs),
+            stack_bytes: memory(m.stack_bytes),
+            note: None,
+        };
+        match m.status {
+            Status::Ok if m.iterations > 0 && clock.ticks_per_second > 0 => {}
+            Status::DoesNotFit => {
+                result.note = m
+                    .needed_bytes
+                    .map(|n| alloc::format!("does not fit (needs {n} bytes)"));
+                return result;
+            }
+            _ => return result,
+        }
+        let tps = clock.ticks_per_second as f64;
+        let iterations = f64::from(m.iterations);
+        let ticks_to_ms = |t: u64| t as f64 * 1000.0 / tps;
+        let total_seconds = m.total_ticks as f64 / tps;
+        let ticks_per_op = m.total_ticks as f64 / iterations;
+        result.iterations = Some(u64::from(m.iterations));
+        result.total_seconds = Some(total_seconds);
+        result.avg_ms = Some(total_seconds * 1000.0 / iterations);
+        result.ops_per_sec = (total_seconds > 0.0).then(|| iterations / total_seconds);
+        result.min_ms = Some(ticks_to_ms(m.min_ticks));
+        result.median_ms = Some(ticks_to_ms(m.median_ticks));
+        result.max_ms = Some(ticks_to_ms(m.max_ticks));
+        result.ticks_per_op = Some(ticks_per_op);
+        result.tick_unit = Some(alloc::format!("{}", clock.unit));
+        result.cycles_per_op = (clock.unit == TickUnit::Cycles).then_some(ticks_per_op);
+        result.bytes_per_sec = match (m.bytes_per_op, result.ops_per_sec) {
+            (Some(bytes), Some(ops)) => Some(f64::from(bytes) * ops),
+            _ => None,
+        };
+        result
+    }
+}
+
+/// Where a run's figures came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Serial,
+    ProbeRs,
+    Browser,
+    Native,
+    Import,
+}
+
+impl Source {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Source::Serial => "serial",
+            Source::ProbeRs => "probe-rs",
+            Source::Browser => "browser",
+            Source::Native => "native",
+            Source::Import => "import",
+        }
+    }
+
+    pub fn from_name(text: &str) -> Option<Self> {
+        [Source::Serial, Source::ProbeRs, Source::Browser, Source::Native, Source::Import]
+            .into_iter()
+            .find(|s| s.as_str() == text)
+    }
+}
+
+/// A run's life: `running` until its board says it is done; `interrupted`
+/// when the server lost it (crash, cable, restart) before that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Queued,
+    Running,
+    Complete,
+    Failed,
+    Interrupted,
+}
+
+impl RunStatus {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Queued => "queued",
+            RunStatus::Running => "running",
+            RunStatus::Complete => "complete",
+            RunStatus::Failed => "failed",
+            RunStatus::Interrupted => "interrupted",
+        }
+    }
+
+    pub fn from_name(text: &str) -> Option<Self> {
+        [
+            RunStatus::Queued,
+            RunStatus::Running,
+            RunStatus::Complete,
+            RunStatus::Failed,
+            RunStatus::Interrupted,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+
+    pub const fn is_finished(self) -> bool {
+        !matches!(self, RunStatus::Queued | RunStatus::Running)
+    }
+}
+
+/// What produced the figures: firmware or wasm revision, compiler, profile,
+/// and the versions of the crates that do the cryptography.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    pub revision: Option<String>,
+    pub rustc: Option<String>,
+    pub target: Option<String>,
+    pub profile: Option<String>,
+    pub opt_level: Option<String>,
+    pub lto: Option<String>,
+    pub features: Option<String>,
+    /// Crate name to version, e.g. `ml-kem` to `0.3.4`.
+    #[serde(default)]
+    pub crates: BTreeMap<String, String>,
+    /// Anything else the producer said about itself (MCU, browser, OS, ...).
+    #[serde(default)]
+    pub extra: BTreeMap<String, String>,
+}
+
+/// A run as the API shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    pub id: i64,
+    pub status: RunStatus,
+    pub source: Source,
+    pub board: String,
+    pub clock_hz: Option<u64>,
+    pub build: Build,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn measured(total: u64, iterations: u32) -> Measurement {
+        Measurement {
+            iterations,
+            total_ticks: total,
+            min_ticks: total / u64::from(iterations) - 1,
+            median_ticks: total / u64::from(iterations),
+            max_ticks: total / u64::from(iterations) + 1,
+            heap_bytes: Some(4736),
+            heap_allocs: Some(3),
+            stack_bytes: Some(27_712),
+            ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
+        }
+    }
+
+    #[test]
+    fn qemu_ticks_are_never_cycles() {
+        let clock = Clock {
+            ticks_per_second: 25_000_000,
+            unit: TickUnit::QemuInstructions { per_tick: 40 },
+        };
+        let r = BenchResult::from_measurement(&measured(2_500_000, 10), &clock);
+        assert_eq!(r.cycles_per_op, None);
+        assert_eq!(r.ticks_per_op, Some(250_000.0));
+        assert_eq!(r.tick_unit.as_deref(), Some("qemu-instructions/40"));
+        assert_eq!(r.total_seconds, Some(0.1));
+        assert_eq!(r.avg_ms, Some(10.0));
+        assert_eq!(r.ops_per_sec, Some(100.0));
+        assert_eq!(r.heap_bytes, Some(4736));
+    }
+
+    #[test]
+    fn cycle_counters_give_cycles_per_op() {
+        let clock = Clock { ticks_per_second: 180_000_000, unit: TickUnit::Cycles };
+        let r = BenchResult::from_measurement(&measured(1_800_000, 3), &clock);
+        assert_eq!(r.cycles_per_op, Some(600_000.0));
+        assert_eq!(r.median_ms, Some(600_000.0 * 1000.0 / 180_000_000.0));
+    }
+
+    #[test]
+    fn untimed_results_have_no_figures() {
+        let clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
+        let mut m = Measurement::untimed(Algorithm::MlDsa65, Operation::Sign, Status::DoesNotFit);
+        m.needed_bytes = Some(102_912);
+        let r = BenchResult::from_measurement(&m, &clock);
+        assert_eq!(r.ops_per_sec, None);
+        assert_eq!(r.iterations, None);
+        assert_eq!(r.note.as_deref(), Some("does not fit (needs 102912 bytes)"));
+        let json = serde_json::to_value(&r).unwrap();
+        assert!(json["avg_ms"].is_null());
+        assert_eq!(json["status"], "does_not_fit");
+    }
+
+    #[test]
+    fn tick_units_read_back() {
+        for unit in [
+            TickUnit::Cycles,
+            TickUnit::Nanoseconds,
+            TickUnit::QemuInstructions { per_tick: 40 },
+        ] {
+            assert_eq!(TickUnit::parse(&alloc::format!("{unit}")), Ok(unit));
+        }
+        assert!(TickUnit::parse("qemu-instructions/0").is_err());
+        assert!(TickUnit::parse("qemu-instructions/").is_err());
+    }
+
+    #[test]
+    fn consistency_catches_impossible_figures() {
+        assert!(measured(1000, 10).is_consistent());
+        let mut m = measured(1000, 10);
+        m.min_ticks = 500;
+        assert!(!m.is_consistent());
+        let mut m = measured(1000, 10);
+        m.iterations = 0;
+        assert!(!m.is_consistent());
+    }
+}

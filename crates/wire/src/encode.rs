@@ -1,0 +1,98 @@
+use core::fmt::{self, Write};
+
+use pqbench_types::{Measurement, Status};
+
+use crate::{CRC, MARKER, is_plain, kind};
+
+/// Writes one record to `out`, checksumming as it goes.
+///
+/// ```
+/// # use pqbench_wire::RecordWriter;
+/// let mut line = String::new();
+/// let mut record = RecordWriter::begin(&mut line, "end").unwrap();
+/// record.field("results", 3).unwrap();
+/// record.finish().unwrap();
+/// assert!(line.starts_with("@pqb1 end results=3 *"));
+/// ```
+pub struct RecordWriter<'a, W: Write> {
+    out: &'a mut W,
+    digest: crc::Digest<'static, u32>,
+}
+
+impl<'a, W: Write> RecordWriter<'a, W> {
+    pub fn begin(out: &'a mut W, kind: &str) -> Result<Self, fmt::Error> {
+        let mut writer = RecordWriter { out, digest: CRC.digest() };
+        writer.raw(MARKER)?;
+        writer.raw(" ")?;
+        writer.raw(kind)?;
+        Ok(writer)
+    }
+
+    fn raw(&mut self, text: &str) -> fmt::Result {
+        self.digest.update(text.as_bytes());
+        self.out.write_str(text)
+    }
+
+    /// Adds ` key=value`; the value is formatted with `Display` and percent-encoded.
+    pub fn field(&mut self, key: &str, value: impl fmt::Display) -> fmt::Result {
+        debug_assert!(key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'));
+        self.raw(" ")?;
+        self.raw(key)?;
+        self.raw("=")?;
+        write!(Escaped(self), "{value}")
+    }
+
+    /// Adds the field only when there is a value: absent means "not measured".
+    pub fn optional(&mut self, key: &str, value: Option<impl fmt::Display>) -> fmt::Result {
+        match value {
+            Some(value) => self.field(key, value),
+            None => Ok(()),
+        }
+    }
+
+    pub fn finish(self) -> fmt::Result {
+        let crc = self.digest.finalize();
+        write!(self.out, " *{crc:08x}\r\n")
+    }
+}
+
+/// Percent-encodes what is written through it into the record.
+struct Escaped<'r, 'a, W: Write>(&'r mut RecordWriter<'a, W>);
+
+impl<W: Write> Write for Escaped<'_, '_, W> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        for &byte in text.as_bytes() {
+            if is_plain(byte) {
+                let one = [byte];
+                // Plain bytes are ASCII, so this is valid UTF-8.
+                self.0.raw(core::str::from_utf8(&one).map_err(|_| fmt::Error)?)?;
+            } else {
+                let escaped = [b'%', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]];
+                self.0.raw(core::str::from_utf8(&escaped).map_err(|_| fmt::Error)?)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes a `result` record for one measurement.
+pub fn write_measurement<W: Write>(out: &mut W, m: &Measurement) -> fmt::Result {
+    let mut record = RecordWriter::begin(out, kind::RESULT)?;
+    record.field("alg", m.algorithm)?;
+    record.field("op", m.operation)?;
+    record.field("status", m.status)?;
+    if m.status == Status::Ok {
+        record.field("iters", m.iterations)?;
+        record.field("total", m.total_ticks)?;
+        record.field("min", m.min_ticks)?;
+        record.field("median", m.median_ticks)?;
+        record.field("max", m.max_ticks)?;
+    }
+    record.optional("heap", m.heap_bytes)?;
+    record.optional("allocs", m.heap_allocs)?;
+    record.optional("stack", m.stack_bytes)?;
+    record.optional("bytes", m.bytes_per_op)?;
+    record.optional("needs", m.needed_bytes)?;
+    record.finish()
+}
