@@ -1,0 +1,31 @@
+//! ML-KEM (FIPS 203) at any parameter set.
+
+use ml_kem::kem::{Decapsulate, Encapsulate, Kem};
+use pqbench_types::{Algorithm, Operation, Status};
+
+use crate::measure::{Platform, Reporter, Session};
+
+pub(crate) fn bench<K: Kem>(algorithm: Algorithm, session: &mut Session<'_, impl Platform, impl Reporter>)
+where
+    K::DecapsulationKey: Decapsulate,
+{
+    let mut rng = crate::seeded_rng(algorithm);
+
+    // Self-test: the shared key survives a round trip, and a tampered
+    // ciphertext gives a different key (implicit rejection).
+    let (dk, ek) = K::generate_keypair_from_rng(&mut rng);
+    let (ct, sent) = ek.encapsulate_with_rng(&mut rng);
+    let mut tampered = ct.clone();
+    tampered[0] ^= 1;
+    let passed = dk.decapsulate(&ct) == sent && dk.decapsulate(&tampered) != sent;
+    if !passed {
+        for operation in [Operation::Keygen, Operation::Encaps, Operation::Decaps] {
+            session.untimed(algorithm, operation, Status::Failed);
+        }
+        return;
+    }
+
+    session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
+    session.time(algorithm, Operation::Encaps, || ek.encapsulate_with_rng(&mut rng));
+    session.time(algorithm, Operation::Decaps, || dk.decapsulate(&ct));
+}

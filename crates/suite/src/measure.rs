@@ -1,0 +1,138 @@
+use core::hint::black_box;
+
+use pqbench_types::{Algorithm, Clock, Measurement, Operation, Status};
+
+/// What a target gives the suite: a clock and memory probes.
+pub trait Platform {
+    fn clock(&self) -> Clock;
+
+    /// The current tick count; monotonic, in `clock().unit`.
+    fn now(&mut self) -> u64;
+
+    /// Starts watching memory: forget earlier peaks, paint the free stack.
+    fn memory_start(&mut self);
+
+    /// The peaks since `memory_start`; `None` for what this target cannot see.
+    fn memory_stop(&mut self) -> MemoryUse;
+}
+
+/// Peak memory over one operation's timed calls.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MemoryUse {
+    pub heap_bytes: Option<u32>,
+    pub heap_allocs: Option<u32>,
+    pub stack_bytes: Option<u32>,
+}
+
+/// Where results go, as they happen.
+pub trait Reporter {
+    fn begin(&mut self, operations: u32);
+    /// About to measure the `index`-th (1-based) of `total` operations.
+    fn progress(&mut self, algorithm: Algorithm, operation: Operation, index: u32, total: u32);
+    fn result(&mut self, measurement: &Measurement);
+    fn end(&mut self, results: u32);
+}
+
+/// How long each operation is measured: at least this many calls and at
+/// least this much time, whichever is more, within the samples' capacity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub min_iterations: u32,
+    pub min_time_ms: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings { min_iterations: 10, min_time_ms: 1000 }
+    }
+}
+
+pub(crate) struct Session<'a, P, R> {
+    platform: &'a mut P,
+    reporter: &'a mut R,
+    settings: Settings,
+    samples: &'a mut [u64],
+    index: u32,
+    total: u32,
+}
+
+impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
+    pub(crate) fn new(
+        platform: &'a mut P,
+        reporter: &'a mut R,
+        settings: &Settings,
+        samples: &'a mut [u64],
+        total: u32,
+    ) -> Self {
+        Session { platform, reporter, settings: *settings, samples, index: 0, total }
+    }
+
+    pub(crate) fn reported(&self) -> u32 {
+        self.index
+    }
+
+    fn announce(&mut self, algorithm: Algorithm, operation: Operation) {
+        self.index += 1;
+        self.reporter.progress(algorithm, operation, self.index, self.total);
+    }
+
+    /// Reports an operation that was not timed, with why.
+    pub(crate) fn untimed(&mut self, algorithm: Algorithm, operation: Operation, status: Status) {
+        self.announce(algorithm, operation);
+        self.reporter.result(&Measurement::untimed(algorithm, operation, status));
+    }
+
+    /// Times `call` and reports the measurement.
+    pub(crate) fn time<T>(
+        &mut self,
+        algorithm: Algorithm,
+        operation: Operation,
+        mut call: impl FnMut() -> T,
+    ) {
+        self.announce(algorithm, operation);
+        let clock = self.platform.clock();
+        let min_ticks = u64::from(self.settings.min_time_ms) * clock.ticks_per_second / 1000;
+        let min_iterations = self.settings.min_iterations.max(1) as usize;
+
+        self.platform.memory_start();
+        let mut done = 0usize;
+        let mut total = 0u64;
+        while done < self.samples.len() && (done < min_iterations || total < min_ticks) {
+            let start = self.platform.now();
+            // Dropping the output inside the timed window is part of the
+            // operation's cost (zeroising keys), as it is for a caller.
+            drop(black_box(call()));
+            let elapsed = self.platform.now().saturating_sub(start);
+            self.samples[done] = elapsed;
+            total += elapsed;
+            done += 1;
+        }
+        let memory = self.platform.memory_stop();
+
+        let measurement = if done == 0 {
+            // No room for even one sample: the caller gave no buffer.
+            Measurement::untimed(algorithm, operation, Status::Skipped)
+        } else {
+            let taken = &mut self.samples[..done];
+            taken.sort_unstable();
+            Measurement {
+                iterations: done as u32,
+                total_ticks: total,
+                min_ticks: taken[0],
+                median_ticks: median(taken),
+                max_ticks: taken[done - 1],
+                heap_bytes: memory.heap_bytes,
+                heap_allocs: memory.heap_allocs,
+                stack_bytes: memory.stack_bytes,
+                ..Measurement::untimed(algorithm, operation, Status::Ok)
+            }
+        };
+        self.reporter.result(&measurement);
+    }
+}
+
+/// The median of sorted samples; for an even count, the lower middle, so
+/// that the figure is one that was actually measured.
+pub(crate) fn median(sorted: &[u64]) -> u64 {
+    sorted[(sorted.len() - 1) / 2]
+}
