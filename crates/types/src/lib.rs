@@ -21,4 +21,4 @@ pub use measurement::{Clock, Measurement, TickUnit};
 #[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
-pub use result::{BenchResult, Build, Run, RunStatus, Source};
+pub use result::{BenchResult, Board, BoardKind, Build, Run, RunStatus, Source, Upload};

@@ -55,6 +55,7 @@ pub struct Clock {
 /// Timing fields are meaningful only when `status` is [`Status::Ok`];
 /// `needed_bytes` says what an operation that does not fit would need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "alloc", derive(serde::Serialize, serde::Deserialize))]
 pub struct Measurement {
     pub algorithm: Algorithm,
     pub operation: Operation,

@@ -115,14 +115,17 @@ impl Source {
     }
 }
 
-/// A run's life: `running` until its board says it is done; `interrupted`
-/// when the server lost it (crash, cable, restart) before that.
+/// A run's life: `running` until its board says it is done. `incomplete`:
+/// the board finished, but some of its records were refused on the way in
+/// (the ones that arrived intact are kept). `interrupted`: the server lost
+/// the run (crash, restart) before it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Queued,
     Running,
     Complete,
+    Incomplete,
     Failed,
     Interrupted,
 }
@@ -133,6 +136,7 @@ impl RunStatus {
             RunStatus::Queued => "queued",
             RunStatus::Running => "running",
             RunStatus::Complete => "complete",
+            RunStatus::Incomplete => "incomplete",
             RunStatus::Failed => "failed",
             RunStatus::Interrupted => "interrupted",
         }
@@ -143,6 +147,7 @@ impl RunStatus {
             RunStatus::Queued,
             RunStatus::Running,
             RunStatus::Complete,
+            RunStatus::Incomplete,
             RunStatus::Failed,
             RunStatus::Interrupted,
         ]
@@ -174,6 +179,22 @@ pub struct Build {
     pub extra: BTreeMap<String, String>,
 }
 
+/// A run measured elsewhere (a browser, a native host) and sent whole to
+/// `POST /api/uploads`: raw measurements and the clock they were taken
+/// with, so the server derives the shown figures exactly as for a board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Upload {
+    pub source: Source,
+    /// `browser:<hash>` or `native:<host>`.
+    pub board: String,
+    pub ticks_per_second: u64,
+    /// As [`TickUnit`]'s text: `ns` for a browser's or host's clock.
+    pub tick_unit: String,
+    pub clock_hz: Option<u64>,
+    pub build: Build,
+    pub measurements: alloc::vec::Vec<Measurement>,
+}
+
 /// A run as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -186,6 +207,28 @@ pub struct Run {
     pub started_at: String,
     pub finished_at: Option<String>,
     pub error: Option<String>,
+    /// Records the host refused on the way in (bad checksum, cut off, ...).
+    #[serde(default)]
+    pub rejected_records: u64,
+}
+
+/// A board the server can reach now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    /// A stable slug: `qemu-mps2-an386`, `serial:/dev/ttyACM0`, ...
+    pub id: String,
+    pub name: String,
+    pub kind: BoardKind,
+    /// Whether a run can start now (false while one is running).
+    pub available: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardKind {
+    Emulated,
+    Serial,
+    Probe,
 }
 
 #[cfg(test)]

@@ -1,0 +1,9 @@
+//! pqbench's host side: collecting runs from boards, browsers and hosts,
+//! storing them, and serving them. `main.rs` is the command line over this.
+
+pub mod api;
+pub mod boards;
+pub mod collect;
+pub mod runner;
+pub mod store;
+pub mod upload;

@@ -1,0 +1,208 @@
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use pqbench::api::{self, AppState};
+use pqbench::boards::Boards;
+use pqbench::collect::Progress;
+use pqbench::runner::{self, RunRequest};
+use pqbench::store::Store;
+use pqbench_types::{Algorithm, RunStatus};
+
+/// Post-quantum and classical cryptography, measured on boards, in browsers
+/// and on hosts, side by side.
+#[derive(Parser)]
+#[command(name = "pqbench", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(clap::Args, Clone)]
+struct Paths {
+    /// The SQLite database file; created and migrated when missing.
+    #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
+    db: PathBuf,
+    /// Built dashboard and firmware images (`cargo xtask build` writes them).
+    #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
+    dist: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Serve the dashboard and the JSON API.
+    Serve {
+        #[command(flatten)]
+        paths: Paths,
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: SocketAddr,
+        /// Required to write (runs, uploads) when set; required to listen
+        /// on anything but loopback.
+        #[arg(long, env = "PQBENCH_TOKEN")]
+        token: Option<String>,
+    },
+    /// List the boards a run can start on now.
+    Boards {
+        #[command(flatten)]
+        paths: Paths,
+    },
+    /// Run the suite on a board, store the run and print its id.
+    Run {
+        #[arg(long)]
+        board: String,
+        /// Comma-separated, e.g. ML-KEM-768,ML-KEM-512; all when left out.
+        #[arg(long, value_delimiter = ',')]
+        algorithms: Option<Vec<String>>,
+        #[arg(long)]
+        min_iterations: Option<u32>,
+        #[arg(long)]
+        min_time_ms: Option<u32>,
+        #[command(flatten)]
+        paths: Paths,
+    },
+    /// Print a stored run with its results.
+    Export {
+        #[arg(long)]
+        run: i64,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        #[command(flatten)]
+        paths: Paths,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Json,
+    Csv,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "pqbench=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match Cli::parse().command {
+        Commands::Serve { paths, listen, token } => serve(paths, listen, token).await,
+        Commands::Boards { paths } => {
+            let boards = Boards::new(paths.dist.join("firmware"));
+            for board in boards.list() {
+                println!("{}\t{}", board.id, board.name);
+            }
+            for missing in boards.missing() {
+                eprintln!("not available: {missing}");
+            }
+            Ok(())
+        }
+        Commands::Run { board, algorithms, min_iterations, min_time_ms, paths } => {
+            let algorithms = algorithms
+                .map(|names| {
+                    names
+                        .iter()
+                        .map(|n| Algorithm::from_name(n).map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}")))
+                        .collect::<anyhow::Result<Vec<_>>>()
+                })
+                .transpose()?;
+            let request = RunRequest { board, algorithms, min_iterations, min_time_ms };
+            run(paths, request).await
+        }
+        Commands::Export { run, format, paths } => export(&paths.db, run, format).await,
+    }
+}
+
+async fn open_store(db: &Path) -> anyhow::Result<Store> {
+    Store::open(db).await.with_context(|| format!("opening the database {}", db.display()))
+}
+
+async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyhow::Result<()> {
+    if !listen.ip().is_loopback() && token.is_none() {
+        bail!("listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it");
+    }
+    let store = open_store(&paths.db).await?;
+    let interrupted = store.interrupt_unfinished().await?;
+    if interrupted > 0 {
+        tracing::warn!("{interrupted} runs left unfinished by an earlier server are marked interrupted");
+    }
+    if !paths.dist.join("index.html").is_file() {
+        tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
+    }
+    let boards = Arc::new(Boards::new(paths.dist.join("firmware")));
+    let app = api::router(AppState { store, boards }, &paths.dist, token);
+    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
+    tracing::info!("pqbench serving http://{}", listener.local_addr()?);
+    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+    Ok(())
+}
+
+async fn shutdown() {
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+async fn run(paths: Paths, request: RunRequest) -> anyhow::Result<()> {
+    let store = open_store(&paths.db).await?;
+    let boards = Boards::new(paths.dist.join("firmware"));
+    let prepared = runner::prepare(&store, &boards, &request).await?;
+    let id = prepared.id;
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("starting {}", request.board));
+    let outcome = prepared
+        .execute(|progress| match progress {
+            Progress::Operation { algorithm, operation, index, total } => {
+                bar.set_length(u64::from(total));
+                bar.set_position(u64::from(index - 1));
+                bar.set_message(format!("{algorithm} {operation}"));
+            }
+            Progress::Result(_) => bar.inc(1),
+            Progress::Rejected(why) => bar.println(format!("refused a record: {why}")),
+            Progress::Text(_) => {}
+        })
+        .await?;
+    bar.finish_and_clear();
+    match outcome.status {
+        RunStatus::Complete => {
+            eprintln!("run {id} complete: {} results", outcome.results);
+            println!("{id}");
+            Ok(())
+        }
+        status => {
+            println!("{id}");
+            bail!(
+                "run {id} {}: {}",
+                status.as_str(),
+                outcome.error.unwrap_or_else(|| "no reason given".into())
+            )
+        }
+    }
+}
+
+async fn export(db: &Path, id: i64, format: ExportFormat) -> anyhow::Result<()> {
+    if !db.is_file() {
+        bail!("no database at {}", db.display());
+    }
+    let store = open_store(db).await?;
+    let run = store.run(id).await?.with_context(|| format!("no run {id} in {}", db.display()))?;
+    let results = store.results(id).await?;
+    match format {
+        ExportFormat::Json => {
+            let document = serde_json::json!({ "run": run, "results": results });
+            println!("{}", serde_json::to_string_pretty(&document)?);
+        }
+        ExportFormat::Csv => {
+            let mut out = csv::Writer::from_writer(std::io::stdout());
+            for result in &results {
+                out.serialize(result)?;
+            }
+            out.flush()?;
+        }
+    }
+    Ok(())
+}
