@@ -23,8 +23,8 @@ const MAX_SAMPLES: usize = 1024;
 
 #[entry]
 fn main() -> ! {
-    let mut core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
-    let mut board = Board::init(&mut core);
+    let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
+    let mut board = Board::init(core);
     memory::init_heap();
     let samples = cortex_m::singleton!(: [u64; MAX_SAMPLES] = [0; MAX_SAMPLES])
         .expect("samples are taken once");
@@ -42,7 +42,7 @@ fn main() -> ! {
             Ok(Command::Run(run)) => {
                 report::hello(board.serial());
                 let settings = Settings { min_iterations: run.min_iterations, min_time_ms: run.min_time_ms };
-                let (platform, serial) = board.split();
+                let (platform, serial) = board.start_run();
                 let mut reporter = report::SerialReporter(serial);
                 pqbench_suite::run(platform, &mut reporter, &settings, |a| run.includes(a), samples);
             }

@@ -84,9 +84,9 @@ pub struct Board {
 }
 
 impl Board {
-    pub fn init(core: &mut cortex_m::Peripherals) -> Self {
+    pub fn init(core: cortex_m::Peripherals) -> Self {
         let uart = board::Uart::init();
-        let clock = systick::Clock::start(&mut core.SYST);
+        let clock = systick::Clock::start(core.SYST);
         Board { serial: Serial(uart), platform: BoardPlatform { clock } }
     }
 
@@ -94,7 +94,9 @@ impl Board {
         &mut self.serial
     }
 
-    pub fn split(&mut self) -> (&mut BoardPlatform, &mut Serial) {
+    /// The platform and port for one run, with the clock restarted.
+    pub fn start_run(&mut self) -> (&mut BoardPlatform, &mut Serial) {
+        self.platform.clock.restart();
         (&mut self.platform, &mut self.serial)
     }
 }

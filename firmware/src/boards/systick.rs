@@ -15,16 +15,26 @@ const RELOAD: u32 = 0x00FF_FFFF;
 
 static WRAPS: AtomicU32 = AtomicU32::new(0);
 
-pub struct Clock(());
+pub struct Clock(SYST);
 
 impl Clock {
-    pub fn start(syst: &mut SYST) -> Self {
+    pub fn start(mut syst: SYST) -> Self {
         syst.set_clock_source(SystClkSource::Core);
         syst.set_reload(RELOAD);
         syst.clear_current();
         syst.enable_interrupt();
         syst.enable_counter();
-        Clock(())
+        Clock(syst)
+    }
+
+    /// Starts counting again from zero. Called when a run begins, so that
+    /// the tick boundaries fall at the same instructions on every run: the
+    /// time the host took to send its command no longer shifts them.
+    pub fn restart(&mut self) {
+        self.0.disable_counter();
+        self.0.clear_current();
+        WRAPS.store(0, Ordering::Release);
+        self.0.enable_counter();
     }
 
     pub fn now(&self) -> u64 {

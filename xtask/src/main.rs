@@ -1,0 +1,169 @@
+//! `cargo xtask <command>`: the project's build automation.
+//!
+//! - `setup [--tests]`: installs what is missing (QEMU, a cross toolchain,
+//!   wasm-bindgen at the locked version; with `--tests`, Chromium and the
+//!   browser-test packages). Each step checks first, so a second run is quick.
+//! - `build`: firmware images, the browser benchmark, the dashboard and the
+//!   server, into `<target>/dist`.
+//! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
+//! - `test`: setup --tests, build, then every test (Rust and browser).
+//!
+//! Cross builds: where rustup's sysroot has the target's std, rustup's cargo
+//! builds it; otherwise Debian's rustc-web with its std source and
+//! `-Zbuild-std`. Host and cross builds use separate target directories so
+//! neither invalidates the other's fingerprints.
+
+mod setup;
+mod toolchain;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+use toolchain::CrossToolchain;
+
+/// Firmware images: cargo feature (the board), target, and the image name
+/// the server looks for in `dist/firmware`.
+const FIRMWARE: &[(&str, &str, &str)] = &[("mps2-an386", "thumbv7em-none-eabihf", "mps2-an386.elf")];
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let project = Project::locate()?;
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["setup"] => setup::ensure(&project, false).map(drop),
+        ["setup", "--tests"] => setup::ensure(&project, true).map(drop),
+        ["build"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build(&cross)
+        }
+        ["dev", rest @ ..] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build(&cross)?;
+            project.serve(rest)
+        }
+        ["test"] => {
+            let cross = setup::ensure(&project, true)?;
+            project.build(&cross)?;
+            project.test()
+        }
+        _ => {
+            eprintln!("usage: cargo xtask setup [--tests] | build | dev [serve options] | test");
+            std::process::exit(2);
+        }
+    }
+}
+
+pub struct Project {
+    pub root: PathBuf,
+    /// Where host builds go (cargo's own choice, or CARGO_TARGET_DIR).
+    pub target: PathBuf,
+}
+
+impl Project {
+    fn locate() -> Result<Project> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .context("xtask lives inside the workspace")?
+            .to_path_buf();
+        let target = match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) => root.join(dir),
+            None => root.join("target"),
+        };
+        Ok(Project { root, target })
+    }
+
+    pub fn cross_target(&self) -> PathBuf {
+        self.target.join("cross")
+    }
+
+    pub fn dist(&self) -> PathBuf {
+        self.target.join("dist")
+    }
+
+    pub fn server_binary(&self) -> PathBuf {
+        self.target.join("debug").join("pqbench")
+    }
+
+    fn build(&self, cross: &CrossToolchain) -> Result<()> {
+        let dist = self.dist();
+        std::fs::create_dir_all(dist.join("firmware"))?;
+
+        for &(board, target, image) in FIRMWARE {
+            step(&format!("firmware for {board}"));
+            let elf = cross.build(self, "pqbench-firmware", target, "firmware", &["--features", board])?;
+            copy(&elf.join("pqbench-firmware"), &dist.join("firmware").join(image))?;
+        }
+
+        step("browser benchmark (wasm)");
+        let out = cross.build(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[])?;
+        self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
+        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))?;
+
+        step("dashboard (wasm)");
+        let out = cross.build(self, "pqbench-web", WASM_TARGET, "wasm", &[])?;
+        self.wasm_bindgen(&out.join("pqbench_web.wasm"), &dist.join("pkg"))?;
+        copy(&self.root.join("web/index.html"), &dist.join("index.html"))?;
+
+        step("server");
+        run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
+        Ok(())
+    }
+
+    fn wasm_bindgen(&self, wasm: &Path, out: &Path) -> Result<()> {
+        run(Command::new(setup::wasm_bindgen_path())
+            .args(["--target", "web", "--no-typescript", "--remove-name-section", "--out-dir"])
+            .arg(out)
+            .arg(wasm))
+    }
+
+    fn serve(&self, extra: &[&str]) -> Result<()> {
+        step("serving the dashboard at http://127.0.0.1:8080 (Ctrl-C stops it)");
+        let mut command = Command::new(self.server_binary());
+        command.arg("serve").env("PQBENCH_DIST", self.dist()).current_dir(&self.root);
+        if !extra.iter().any(|a| a.starts_with("--db")) {
+            command.args(["--db", "pqbench.db"]);
+        }
+        run(command.args(extra))
+    }
+
+    fn test(&self) -> Result<()> {
+        step("Rust tests");
+        run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
+        step("browser tests (headless Chromium)");
+        run(Command::new("node")
+            .args(["--test", "--test-concurrency=1"])
+            .arg(self.root.join("tests/e2e"))
+            .env("PQBENCH_DIST", self.dist())
+            .env("PQBENCH_BIN", self.server_binary())
+            .current_dir(self.root.join("tests/e2e")))
+    }
+}
+
+/// rustup's cargo for the host, whatever cargo called us.
+fn cargo_host(project: &Project) -> Command {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.current_dir(&project.root);
+    command
+}
+
+fn step(what: &str) {
+    eprintln!("\n==> {what}");
+}
+
+fn copy(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::copy(from, to).with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+    Ok(())
+}
+
+pub fn run(command: &mut Command) -> Result<()> {
+    let status = command.status().with_context(|| format!("starting {command:?}"))?;
+    if !status.success() {
+        bail!("{command:?} failed: {status}");
+    }
+    Ok(())
+}

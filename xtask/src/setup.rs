@@ -1,0 +1,104 @@
+//! Installs what is missing, and only that: every step checks first.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+use crate::toolchain::{self, CrossToolchain};
+use crate::{Project, run, step};
+
+pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
+    let mut packages: Vec<&str> = Vec::new();
+    if !on_path("qemu-system-arm") {
+        packages.push("qemu-system-arm");
+    }
+    let cross = toolchain::detect();
+    if cross.is_none() {
+        packages.extend(["rustc-web", "cargo-web", "rust-web-src", "rust-web-llvm", "lld-22"]);
+    }
+    if for_tests {
+        if !Path::new("/usr/bin/chromium").exists() {
+            packages.push("chromium");
+        }
+        if !on_path("node") || !on_path("npm") {
+            packages.extend(["nodejs", "npm"]);
+        }
+    }
+    if !packages.is_empty() {
+        apt_install(&packages)?;
+    }
+    let cross = toolchain::detect().context("no cross toolchain for the boards and wasm after installing one")?;
+
+    let wanted = locked_version(&project.root, "wasm-bindgen")?;
+    if installed_wasm_bindgen().as_deref() != Some(wanted.as_str()) {
+        step(&format!("installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"));
+        // Not --locked: the CLI's own lockfile may pin crates newer than a
+        // registry mirror carries; the CLI's version is what must match.
+        run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["install", "wasm-bindgen-cli", "--version", &wanted]))?;
+    }
+
+    if for_tests {
+        let e2e = project.root.join("tests/e2e");
+        if !e2e.join("node_modules/playwright-core").is_dir() {
+            step("installing the browser-test packages (npm ci)");
+            run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))?;
+        }
+    }
+    Ok(cross)
+}
+
+fn apt_install(packages: &[&str]) -> Result<()> {
+    step(&format!("installing {}", packages.join(" ")));
+    let root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
+    let apt = |args: &[&str]| -> Result<()> {
+        let mut command = if root { Command::new("apt-get") } else { Command::new("sudo") };
+        if !root {
+            command.arg("apt-get");
+        }
+        run(command.env("DEBIAN_FRONTEND", "noninteractive").args(args))
+    };
+    if !root && !on_path("sudo") {
+        bail!("install these Debian packages as root: {}", packages.join(" "));
+    }
+    apt(&["update", "-qq"])?;
+    let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
+    args.extend_from_slice(packages);
+    apt(&args)
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false)
+}
+
+/// The CLI is looked up in cargo's bin directory first: that is where
+/// `cargo install` puts it, whether or not it is on PATH.
+pub fn wasm_bindgen_path() -> PathBuf {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
+    home.map(|h| h.join("bin/wasm-bindgen"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("wasm-bindgen"))
+}
+
+fn installed_wasm_bindgen() -> Option<String> {
+    let output = Command::new(wasm_bindgen_path()).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.split_whitespace().nth(1).map(str::to_string)
+}
+
+fn locked_version(root: &Path, name: &str) -> Result<String> {
+    let lock: toml::Table = std::fs::read_to_string(root.join("Cargo.lock"))?.parse()?;
+    lock.get("package")
+        .and_then(|p| p.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.as_table())
+        .find(|p| p.get("name").and_then(|n| n.as_str()) == Some(name))
+        .and_then(|p| p.get("version")?.as_str().map(str::to_string))
+        .with_context(|| format!("{name} is not in Cargo.lock"))
+}

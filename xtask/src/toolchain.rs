@@ -1,0 +1,81 @@
+//! Which compiler builds for the boards and the browser.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::Result;
+
+use crate::{Project, run};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrossToolchain {
+    /// rustup's toolchain, whose sysroot has a prebuilt std for every target.
+    Rustup,
+    /// Debian's rustc-web and cargo-web with the std source: std is built
+    /// from source (`-Zbuild-std`), which is why RUSTC_BOOTSTRAP is set.
+    DebianBuildStd,
+}
+
+pub const TARGETS: &[&str] = &["thumbv7em-none-eabihf", "wasm32-unknown-unknown"];
+
+/// The cross toolchain this machine has, without installing anything.
+pub fn detect() -> Option<CrossToolchain> {
+    if rustup_has_targets() {
+        Some(CrossToolchain::Rustup)
+    } else if debian_toolchain_present() {
+        Some(CrossToolchain::DebianBuildStd)
+    } else {
+        None
+    }
+}
+
+fn rustup_has_targets() -> bool {
+    let Ok(output) = Command::new("rustc").args(["--print", "sysroot"]).output() else { return false };
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    TARGETS.iter().all(|t| sysroot.join("lib/rustlib").join(t).join("lib").is_dir())
+}
+
+pub const DEBIAN_CARGO: &str = "/usr/bin/cargo";
+pub const DEBIAN_RUSTC: &str = "/usr/bin/rustc";
+pub const DEBIAN_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library";
+pub const DEBIAN_LINKER: &str = "/usr/bin/rust-lld";
+
+pub fn debian_toolchain_present() -> bool {
+    [DEBIAN_CARGO, DEBIAN_RUSTC, DEBIAN_STD_SOURCE].iter().all(|p| Path::new(p).exists())
+        // rust-lld is a link to lld-22: present but dangling without it.
+        && Path::new(DEBIAN_LINKER).canonicalize().is_ok()
+}
+
+impl CrossToolchain {
+    /// Builds `package` for `target` with `profile`; returns the directory
+    /// holding its outputs.
+    pub fn build(self, project: &Project, package: &str, target: &str, profile: &str, extra: &[&str]) -> Result<PathBuf> {
+        let target_dir = project.cross_target();
+        let mut command = match self {
+            CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
+            CrossToolchain::DebianBuildStd => {
+                let mut command = Command::new(DEBIAN_CARGO);
+                // Nothing of the rustup toolchain that started xtask may leak
+                // into Debian's cargo, or it would mix compilers.
+                for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "CARGO_HOME_OVERRIDE"] {
+                    command.env_remove(var);
+                }
+                let path = std::env::var("PATH").unwrap_or_default();
+                command.env("PATH", format!("/usr/bin:{path}")).env("RUSTC", DEBIAN_RUSTC).env("RUSTC_BOOTSTRAP", "1");
+                command
+            }
+        };
+        command
+            .current_dir(&project.root)
+            .args(["build", "--package", package, "--target", target, "--profile", profile])
+            .arg("--target-dir")
+            .arg(&target_dir)
+            .args(extra);
+        if self == CrossToolchain::DebianBuildStd {
+            let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
+            command.arg(format!("-Zbuild-std={std}"));
+        }
+        run(&mut command)?;
+        Ok(target_dir.join(target).join(profile))
+    }
+}
