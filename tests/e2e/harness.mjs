@@ -1,0 +1,86 @@
+// Starts the real pqbench server and Debian's headless Chromium for a test.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const bin = process.env.PQBENCH_BIN;
+const dist = process.env.PQBENCH_DIST;
+if (!bin || !dist) {
+  throw new Error('PQBENCH_BIN and PQBENCH_DIST are not set: run the tests with `cargo xtask test`');
+}
+
+export const screenshots = join(process.env.PQBENCH_ARTIFACTS ?? join(dist, '..', 'e2e-screenshots'));
+mkdirSync(screenshots, { recursive: true });
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+export async function startServer() {
+  const dir = mkdtempSync(join(tmpdir(), 'pqbench-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'pqbench.db'), '--dist', dist], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error('the server did not come up');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    async api(path, init) {
+      const response = await fetch(`${base}${path}`, init);
+      const body = await response.json();
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+    async stop() {
+      child.kill();
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// The flags keep Chromium off the network this machine does not have.
+// Playwright gives each launch a fresh, temporary profile.
+export async function launchBrowser() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close();
+    },
+  };
+}
+
+export async function waitForRun(server, id, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await server.api(`/api/runs/${id}`);
+    if (!['queued', 'running'].includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${id} still ${run.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -1,0 +1,119 @@
+//! "Run in this browser": the suite in a Web Worker (`/bench/worker.js`,
+//! built from `wasm-bench`), its messages turned into a stream.
+
+use futures::StreamExt;
+use futures::channel::mpsc;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+const WORKER_URL: &str = "/bench/worker.js";
+
+/// What the worker is asked to run.
+#[derive(Serialize)]
+pub struct Request<'a> {
+    pub algorithms: &'a [&'a str],
+    pub min_iterations: u32,
+    pub min_time_ms: u32,
+}
+
+/// What the worker says, as `worker.js` posts it.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Message {
+    Progress {
+        algorithm: String,
+        operation: String,
+        index: u32,
+        total: u32,
+    },
+    /// The `Upload`, as JSON text for `POST /api/uploads`.
+    Done {
+        upload: String,
+    },
+    Error {
+        message: String,
+    },
+}
+
+/// Runs the suite in a new worker, calling `on_progress` for each progress
+/// message; the worker's upload JSON, or why there is none.
+pub async fn run(request: &Request<'_>, mut on_progress: impl FnMut(String)) -> Result<String, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_URL, &options)
+        .map_err(|e| format!("cannot start the benchmark worker: {}", describe(&e)))?;
+
+    let (sender, mut messages) = mpsc::unbounded::<Result<Message, String>>();
+    // The closures live until this function returns, as long as the worker.
+    let on_message = {
+        let sender = sender.clone();
+        Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let _ = sender.unbounded_send(decode(&event.data()));
+        })
+    };
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+        let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
+        let message = if detail.is_empty() {
+            format!("the benchmark worker failed to load ({WORKER_URL})")
+        } else {
+            format!("the benchmark worker failed: {detail}")
+        };
+        let _ = sender.unbounded_send(Err(message));
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+
+    let outcome = async {
+        let request = serde_json::to_string(request)
+            .ok()
+            .and_then(|json| js_sys::JSON::parse(&json).ok())
+            .ok_or("cannot encode the benchmark request")?;
+        worker.post_message(&request).map_err(|e| describe(&e))?;
+        while let Some(message) = messages.next().await {
+            match message? {
+                Message::Progress { algorithm, operation, index, total } => {
+                    on_progress(format!("{algorithm} {operation} {index}/{total}"));
+                }
+                Message::Done { upload } => return Ok(upload),
+                Message::Error { message } => return Err(message),
+            }
+        }
+        Err("the benchmark worker stopped without an answer".to_owned())
+    }
+    .await;
+    worker.terminate();
+    outcome
+}
+
+fn decode(data: &JsValue) -> Result<Message, String> {
+    let text = js_sys::JSON::stringify(data)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or("the benchmark worker sent a message that is not JSON")?;
+    serde_json::from_str(&text).map_err(|e| format!("the benchmark worker sent an unexpected message: {e}"))
+}
+
+fn describe(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| format!("{error:?}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_messages_decode() {
+        let progress: Message = serde_json::from_str(
+            r#"{"type":"progress","algorithm":"ML-KEM-768","operation":"encaps","index":2,"total":3}"#,
+        )
+        .unwrap();
+        assert!(matches!(progress, Message::Progress { index: 2, total: 3, .. }));
+        let done: Message = serde_json::from_str(r#"{"type":"done","upload":"{}"}"#).unwrap();
+        assert!(matches!(done, Message::Done { upload } if upload == "{}"));
+    }
+}

@@ -1,0 +1,424 @@
+//! The pqbench dashboard: boards to run, runs to pick, a run's results, and
+//! a run of the suite in this browser. Client-side rendered; all data comes
+//! from the server's JSON API (`/api/...`).
+
+mod api;
+mod browser;
+mod format;
+
+use std::time::Duration;
+
+use gloo_timers::future::sleep;
+use leptos::either::Either;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use pqbench_types::{BenchResult, Board, BoardKind, Run, Status};
+use wasm_bindgen::prelude::*;
+
+/// The browser run: the suite's default duration, so figures settle.
+const BROWSER_RUN: browser::Request<'static> =
+    browser::Request { algorithms: &["ML-KEM-768"], min_iterations: 10, min_time_ms: 1000 };
+
+const POLL_EVERY: Duration = Duration::from_secs(1);
+const RUNS_SHOWN: u32 = 50;
+
+#[wasm_bindgen(start)]
+pub fn main() {
+    leptos::mount::mount_to_body(App);
+}
+
+/// Data from the API as a section shows it.
+#[derive(Clone)]
+enum Load<T> {
+    Loading,
+    Failed,
+    Ready(T),
+}
+
+impl<T> Load<T> {
+    /// Takes a fetch's outcome. A failed refresh keeps what is shown (the
+    /// error banner says it is stale); only a first load can fail.
+    fn settle(&mut self, outcome: Option<T>) {
+        match outcome {
+            Some(value) => *self = Load::Ready(value),
+            None if matches!(self, Load::Loading) => *self = Load::Failed,
+            None => {}
+        }
+    }
+}
+
+/// The page's data; every section reads and refreshes it through here.
+#[derive(Clone, Copy)]
+struct State {
+    boards: RwSignal<Load<Vec<Board>>>,
+    runs: RwSignal<Load<Vec<Run>>>,
+    selected: RwSignal<Option<i64>>,
+    results: RwSignal<Load<Vec<BenchResult>>>,
+    error: RwSignal<Option<String>>,
+}
+
+impl State {
+    fn new() -> Self {
+        State {
+            boards: RwSignal::new(Load::Loading),
+            runs: RwSignal::new(Load::Loading),
+            selected: RwSignal::new(None),
+            results: RwSignal::new(Load::Loading),
+            error: RwSignal::new(None),
+        }
+    }
+
+    /// Shows a failure, or passes a success on.
+    fn check<T>(self, result: api::ApiResult<T>) -> Option<T> {
+        result.map_err(|message| self.error.set(Some(message))).ok()
+    }
+
+    async fn refresh_boards(self) {
+        let boards = self.check(api::get("/api/boards").await);
+        self.boards.update(|shown| shown.settle(boards));
+    }
+
+    async fn refresh_runs(self) {
+        let runs = self.check(api::get(&format!("/api/runs?limit={RUNS_SHOWN}")).await);
+        self.runs.update(|shown| shown.settle(runs));
+    }
+
+    async fn load_results(self, id: i64) {
+        let results = api::get(&format!("/api/runs/{id}/results")).await;
+        // A later click may have picked another run while this one loaded.
+        if self.selected.get_untracked() == Some(id) {
+            let results = self.check(results);
+            self.results.update(|shown| shown.settle(results));
+        }
+    }
+
+    fn select(self, id: i64) {
+        self.selected.set(Some(id));
+        self.results.set(Load::Loading);
+        spawn_local(self.load_results(id));
+    }
+}
+
+#[component]
+fn App() -> impl IntoView {
+    let state = State::new();
+    spawn_local(state.refresh_boards());
+    spawn_local(state.refresh_runs());
+
+    view! {
+        <header>
+            <h1>"pqbench"</h1>
+            <p class="tagline">"Post-quantum cryptography on microcontrollers and browsers"</p>
+        </header>
+        <main>
+            <ErrorBanner state />
+            <Boards state />
+            <BrowserRun state />
+            <Runs state />
+            <Results state />
+        </main>
+    }
+}
+
+#[component]
+fn ErrorBanner(state: State) -> impl IntoView {
+    move || {
+        state.error.get().map(|message| {
+            view! {
+                <div id="error" role="alert">
+                    <span>{message}</span>
+                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| state.error.set(None)>
+                        "×"
+                    </button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn Boards(state: State) -> impl IntoView {
+    // The board whose run this page is following, if any.
+    let running = RwSignal::new(None::<String>);
+
+    let start = move |board: String| {
+        state.error.set(None);
+        running.set(Some(board.clone()));
+        spawn_local(async move {
+            // A quick look, as an emulated board is slow; `pqbench run` is
+            // for full runs.
+            let request =
+                api::StartRun { board: &board, algorithms: &["ML-KEM-768"], min_iterations: 3, min_time_ms: 0 };
+            if let Some(api::Created { id }) = state.check(api::post("/api/runs", &request).await) {
+                state.refresh_runs().await;
+                follow(state, id).await;
+                state.refresh_runs().await;
+                state.select(id);
+            }
+            running.set(None);
+            state.refresh_boards().await;
+        });
+    };
+
+    view! {
+        <section id="boards">
+            <h2>"Boards"</h2>
+            {move || match state.boards.get() {
+                Load::Loading => muted("Loading…"),
+                Load::Failed => muted("The boards could not be loaded."),
+                Load::Ready(boards) if boards.is_empty() => muted("No boards found."),
+                Load::Ready(boards) => {
+                    view! {
+                        <ul class="boards">
+                            {boards
+                                .into_iter()
+                                .map(|board| {
+                                    let available = board.available;
+                                    let id = board.id.clone();
+                                    let busy = {
+                                        let id = board.id.clone();
+                                        move || running.get().as_deref() == Some(id.as_str())
+                                    };
+                                    view! {
+                                        <li>
+                                            <div>
+                                                <span class="board-name">{board.name}</span>
+                                                " "
+                                                <code class="board-id">{board.id.clone()}</code>
+                                                " "
+                                                <span class="kind">{kind_label(board.kind)}</span>
+                                            </div>
+                                            <button
+                                                data-board=board.id
+                                                disabled=move || !available || running.get().is_some()
+                                                on:click=move |_| start(id.clone())
+                                            >
+                                                {move || if busy() { "Running…" } else { "Run" }}
+                                            </button>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+fn muted(text: &'static str) -> AnyView {
+    view! { <p class="muted">{text}</p> }.into_any()
+}
+
+fn kind_label(kind: BoardKind) -> &'static str {
+    match kind {
+        BoardKind::Emulated => "emulated",
+        BoardKind::Serial => "serial",
+        BoardKind::Probe => "probe",
+    }
+}
+
+/// Waits until run `id` is finished, checking once a second.
+async fn follow(state: State, id: i64) {
+    loop {
+        sleep(POLL_EVERY).await;
+        let Some(run) = state.check(api::get::<Run>(&format!("/api/runs/{id}")).await) else {
+            return;
+        };
+        if run.status.is_finished() {
+            return;
+        }
+    }
+}
+
+#[component]
+fn BrowserRun(state: State) -> impl IntoView {
+    let progress = RwSignal::new(String::new());
+    let busy = RwSignal::new(false);
+
+    let run = move |_| {
+        state.error.set(None);
+        busy.set(true);
+        progress.set("Starting…".into());
+        spawn_local(async move {
+            let uploaded = async {
+                let upload = browser::run(&BROWSER_RUN, |text| progress.set(text)).await?;
+                progress.set("Uploading…".into());
+                api::post_json_text::<api::Created>("/api/uploads", upload).await
+            };
+            if let Some(api::Created { id }) = state.check(uploaded.await) {
+                progress.set(format!("Done: run {id}"));
+                state.refresh_runs().await;
+                state.select(id);
+            } else {
+                progress.set("Failed".into());
+            }
+            busy.set(false);
+        });
+    };
+
+    view! {
+        <section id="browser">
+            <h2>"This browser"</h2>
+            <p class="muted">
+                "Runs ML-KEM-768 from the same suite as the boards, compiled to WebAssembly, in a worker."
+            </p>
+            <button id="browser-run" disabled=move || busy.get() on:click=run>
+                "Run in this browser"
+            </button>
+            <span id="browser-progress" aria-live="polite">{move || progress.get()}</span>
+        </section>
+    }
+}
+
+#[component]
+fn Runs(state: State) -> impl IntoView {
+    view! {
+        <section id="runs">
+            <h2>"Runs"</h2>
+            {move || match state.runs.get() {
+                Load::Loading => muted("Loading…"),
+                Load::Failed => muted("The runs could not be loaded."),
+                Load::Ready(runs) if runs.is_empty() => muted("No runs yet."),
+                Load::Ready(runs) => {
+                    view! {
+                        <div class="scroll">
+                            <table>
+                                <thead>
+                                    <tr>
+                                        <th>"Run"</th>
+                                        <th>"Board"</th>
+                                        <th>"Source"</th>
+                                        <th>"Status"</th>
+                                        <th>"Started"</th>
+                                        <th>"Revision"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>
+                                    {runs.into_iter().map(|run| run_row(state, run)).collect_view()}
+                                </tbody>
+                            </table>
+                        </div>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+fn run_row(state: State, run: Run) -> impl IntoView {
+    let id = run.id;
+    let status = run.status.as_str();
+    view! {
+        <tr
+            data-run-id=id.to_string()
+            data-status=status
+            class:selected=move || state.selected.get() == Some(id)
+            tabindex="0"
+            on:click=move |_| state.select(id)
+            on:keydown=move |event| {
+                if event.key() == "Enter" {
+                    state.select(id);
+                }
+            }
+        >
+            <td>{id}</td>
+            <td>
+                <code>{run.board}</code>
+            </td>
+            <td>{run.source.as_str()}</td>
+            <td>
+                <span class=format!("badge run-{status}") title=run.error>
+                    {status}
+                </span>
+            </td>
+            <td title=run.started_at.clone()>{format::timestamp(&run.started_at)}</td>
+            <td>
+                <code>{run.build.revision.unwrap_or_else(|| format::MISSING.into())}</code>
+            </td>
+        </tr>
+    }
+}
+
+#[component]
+fn Results(state: State) -> impl IntoView {
+    view! {
+        <section id="results">
+            <h2>
+                "Results"
+                {move || state.selected.get().map(|id| format!(" of run {id}"))}
+            </h2>
+            {move || match (state.selected.get(), state.results.get()) {
+                (None, _) => muted("Pick a run to see its results."),
+                (Some(_), Load::Loading) => muted("Loading…"),
+                (Some(_), Load::Failed) => muted("The results could not be loaded."),
+                (Some(_), Load::Ready(results)) if results.is_empty() => muted("This run has no results."),
+                (Some(_), Load::Ready(results)) => {
+                    view! {
+                        <div class="scroll">
+                            <table>
+                                <thead>
+                                    <tr>
+                                        <th>"Algorithm"</th>
+                                        <th>"Operation"</th>
+                                        <th>"Status"</th>
+                                        <th class="num">"ops/s"</th>
+                                        <th class="num">"Average"</th>
+                                        <th class="num">"Ticks/op"</th>
+                                        <th class="num">"Heap"</th>
+                                        <th class="num">"Allocs"</th>
+                                        <th class="num">"Stack"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>{results.into_iter().map(result_row).collect_view()}</tbody>
+                            </table>
+                        </div>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+fn result_row(r: BenchResult) -> impl IntoView {
+    let status = r.status.as_str();
+    let figure = |field: &'static str, value: Option<f64>, text: String| {
+        view! {
+            <td class="num" data-field=field data-value=value.map(|v| v.to_string())>
+                {text}
+            </td>
+        }
+    };
+    let integer = |v: Option<u64>| v.map(|v| v as f64);
+    view! {
+        <tr data-algorithm=r.algorithm.as_str() data-operation=r.operation.as_str() data-status=status>
+            <td data-field="algorithm">{r.algorithm.as_str()}</td>
+            <td data-field="operation">{r.operation.as_str()}</td>
+            <td data-field="status">
+                {if r.status == Status::Ok {
+                    Either::Left(status)
+                } else {
+                    Either::Right(
+                        view! { <span class=format!("badge status-{status}")>{status.replace('_', " ")}</span> },
+                    )
+                }}
+                {r.note.map(|note| view! { <span class="note">{note}</span> })}
+            </td>
+            {figure("ops_per_sec", r.ops_per_sec, format::rate(r.ops_per_sec))}
+            {figure("avg_ms", r.avg_ms, format::duration_ms(r.avg_ms))}
+            <td class="num" data-field="ticks_per_op" data-value=r.ticks_per_op.map(|v| v.to_string())>
+                {format::ticks(r.ticks_per_op)}
+                {r.tick_unit
+                    .filter(|_| r.ticks_per_op.is_some())
+                    .map(|unit| view! { " " <span class="unit">{unit}</span> })}
+            </td>
+            {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
+            {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}
+            {figure("stack_bytes", integer(r.stack_bytes), format::bytes(r.stack_bytes))}
+        </tr>
+    }
+}
