@@ -8,13 +8,14 @@ use pqbench_wire::{RecordWriter, kind, write_measurement};
 
 use crate::boards::{Serial, board};
 
-include!(concat!(env!("OUT_DIR"), "/build_info.rs"));
-
 /// Who this board and build are: the first record of every run.
 pub fn hello(serial: &mut Serial) {
     let _ = (|| {
         let mut r = RecordWriter::begin(serial, kind::HELLO)?;
-        r.field("fw", concat!("pqbench-firmware/", env!("CARGO_PKG_VERSION")))?;
+        r.field(
+            "fw",
+            concat!("pqbench-firmware/", env!("CARGO_PKG_VERSION")),
+        )?;
         r.field("board", board::ID)?;
         r.field("mcu", board::MCU)?;
         r.field("core", board::CORE)?;
@@ -22,14 +23,14 @@ pub fn hello(serial: &mut Serial) {
         r.field("ticks_per_second", board::TICKS_PER_SECOND)?;
         r.field("tick_unit", board::TICK_UNIT)?;
         r.field("heap_bytes", board::HEAP_BYTES)?;
-        r.field("rev", REVISION)?;
-        r.field("rustc", RUSTC)?;
-        r.field("target", TARGET)?;
-        r.field("profile", PROFILE)?;
-        r.field("opt", OPT_LEVEL)?;
-        r.field("lto", LTO)?;
-        r.field("features", FEATURES)?;
-        r.field("crates", CRATES)?;
+        r.field("rev", env!("PQBENCH_REVISION"))?;
+        r.field("rustc", env!("PQBENCH_RUSTC"))?;
+        r.field("target", env!("PQBENCH_TARGET"))?;
+        r.field("profile", env!("PQBENCH_PROFILE"))?;
+        r.field("opt", env!("PQBENCH_OPT_LEVEL"))?;
+        r.field("lto", env!("PQBENCH_LTO"))?;
+        r.field("features", env!("PQBENCH_FEATURES"))?;
+        r.field("crates", env!("PQBENCH_CRATES"))?;
         r.finish()
     })();
 }
