@@ -5,8 +5,10 @@ use pqbench_types::{Algorithm, Operation, Status};
 
 use crate::measure::{Platform, Reporter, Session};
 
-pub(crate) fn bench<K: Kem>(algorithm: Algorithm, session: &mut Session<'_, impl Platform, impl Reporter>)
-where
+pub(crate) fn bench<K: Kem>(
+    algorithm: Algorithm,
+    session: &mut Session<'_, impl Platform, impl Reporter>,
+) where
     K::DecapsulationKey: Decapsulate,
 {
     let mut rng = crate::seeded_rng(algorithm);
@@ -25,7 +27,11 @@ where
         return;
     }
 
-    session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
-    session.time(algorithm, Operation::Encaps, || ek.encapsulate_with_rng(&mut rng));
+    session.time(algorithm, Operation::Keygen, || {
+        K::generate_keypair_from_rng(&mut rng)
+    });
+    session.time(algorithm, Operation::Encaps, || {
+        ek.encapsulate_with_rng(&mut rng)
+    });
     session.time(algorithm, Operation::Decaps, || dk.decapsulate(&ct));
 }

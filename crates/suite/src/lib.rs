@@ -19,6 +19,7 @@
 
 mod kem;
 mod measure;
+pub mod probe;
 
 pub use measure::{MemoryUse, Platform, Reporter, Settings};
 

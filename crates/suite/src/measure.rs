@@ -43,7 +43,10 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { min_iterations: 10, min_time_ms: 1000 }
+        Settings {
+            min_iterations: 10,
+            min_time_ms: 1000,
+        }
     }
 }
 
@@ -64,7 +67,14 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         samples: &'a mut [u64],
         total: u32,
     ) -> Self {
-        Session { platform, reporter, settings: *settings, samples, index: 0, total }
+        Session {
+            platform,
+            reporter,
+            settings: *settings,
+            samples,
+            index: 0,
+            total,
+        }
     }
 
     pub(crate) fn reported(&self) -> u32 {
@@ -73,13 +83,15 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
 
     fn announce(&mut self, algorithm: Algorithm, operation: Operation) {
         self.index += 1;
-        self.reporter.progress(algorithm, operation, self.index, self.total);
+        self.reporter
+            .progress(algorithm, operation, self.index, self.total);
     }
 
     /// Reports an operation that was not timed, with why.
     pub(crate) fn untimed(&mut self, algorithm: Algorithm, operation: Operation, status: Status) {
         self.announce(algorithm, operation);
-        self.reporter.result(&Measurement::untimed(algorithm, operation, status));
+        self.reporter
+            .result(&Measurement::untimed(algorithm, operation, status));
     }
 
     /// Times `call` and reports the measurement.

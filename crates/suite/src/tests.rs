@@ -15,7 +15,10 @@ struct SteppingPlatform {
 
 impl Platform for SteppingPlatform {
     fn clock(&self) -> Clock {
-        Clock { ticks_per_second: 1000, unit: TickUnit::Nanoseconds }
+        Clock {
+            ticks_per_second: 1000,
+            unit: TickUnit::Nanoseconds,
+        }
     }
     fn now(&mut self) -> u64 {
         self.ticks += self.step;
@@ -25,7 +28,11 @@ impl Platform for SteppingPlatform {
         self.memory_windows += 1;
     }
     fn memory_stop(&mut self) -> MemoryUse {
-        MemoryUse { heap_bytes: Some(64), heap_allocs: Some(1), stack_bytes: None }
+        MemoryUse {
+            heap_bytes: Some(64),
+            heap_allocs: Some(1),
+            stack_bytes: None,
+        }
     }
 }
 
@@ -53,19 +60,39 @@ impl Reporter for Collected {
 }
 
 fn run_ml_kem_768(settings: Settings, samples: &mut [u64]) -> (SteppingPlatform, Collected) {
-    let mut platform = SteppingPlatform { ticks: 0, step: 5, memory_windows: 0 };
+    let mut platform = SteppingPlatform {
+        ticks: 0,
+        step: 5,
+        memory_windows: 0,
+    };
     let mut collected = Collected::default();
-    run(&mut platform, &mut collected, &settings, |a| a == Algorithm::MlKem768, samples);
+    run(
+        &mut platform,
+        &mut collected,
+        &settings,
+        |a| a == Algorithm::MlKem768,
+        samples,
+    );
     (platform, collected)
 }
 
 #[test]
 fn ml_kem_768_reports_three_timed_operations_in_order() {
-    let (platform, got) = run_ml_kem_768(Settings { min_iterations: 4, min_time_ms: 0 }, &mut [0; 16]);
+    let (platform, got) = run_ml_kem_768(
+        Settings {
+            min_iterations: 4,
+            min_time_ms: 0,
+        },
+        &mut [0; 16],
+    );
     assert_eq!(got.begun, Some(3));
     assert_eq!(got.ended, Some(3));
     assert_eq!(platform.memory_windows, 3);
-    let ops: Vec<_> = got.results.iter().map(|m| (m.algorithm, m.operation, m.status)).collect();
+    let ops: Vec<_> = got
+        .results
+        .iter()
+        .map(|m| (m.algorithm, m.operation, m.status))
+        .collect();
     assert_eq!(
         ops,
         [
@@ -74,10 +101,16 @@ fn ml_kem_768_reports_three_timed_operations_in_order() {
             (Algorithm::MlKem768, Operation::Decaps, Status::Ok),
         ]
     );
-    assert_eq!(got.progress[2], (Algorithm::MlKem768, Operation::Decaps, 3, 3));
+    assert_eq!(
+        got.progress[2],
+        (Algorithm::MlKem768, Operation::Decaps, 3, 3)
+    );
     for m in &got.results {
         // Each call is timed between two readings of the stepping clock.
-        assert_eq!((m.iterations, m.total_ticks, m.min_ticks, m.max_ticks), (4, 20, 5, 5));
+        assert_eq!(
+            (m.iterations, m.total_ticks, m.min_ticks, m.max_ticks),
+            (4, 20, 5, 5)
+        );
         assert_eq!(m.heap_bytes, Some(64));
         assert!(m.is_consistent());
     }
@@ -86,16 +119,36 @@ fn ml_kem_768_reports_three_timed_operations_in_order() {
 #[test]
 fn minimum_time_extends_iterations_up_to_the_sample_capacity() {
     // 1000 ticks per second: 50 ms is 50 ticks, 10 calls of 5 ticks.
-    let (_, got) = run_ml_kem_768(Settings { min_iterations: 1, min_time_ms: 50 }, &mut [0; 64]);
-    assert!(got.results.iter().all(|m| m.iterations == 10), "{:?}", got.results);
-    let (_, got) = run_ml_kem_768(Settings { min_iterations: 1, min_time_ms: 50 }, &mut [0; 6]);
+    let (_, got) = run_ml_kem_768(
+        Settings {
+            min_iterations: 1,
+            min_time_ms: 50,
+        },
+        &mut [0; 64],
+    );
+    assert!(
+        got.results.iter().all(|m| m.iterations == 10),
+        "{:?}",
+        got.results
+    );
+    let (_, got) = run_ml_kem_768(
+        Settings {
+            min_iterations: 1,
+            min_time_ms: 50,
+        },
+        &mut [0; 6],
+    );
     assert!(got.results.iter().all(|m| m.iterations == 6));
 }
 
 #[test]
 fn no_sample_room_is_skipped_not_faked() {
     let (_, got) = run_ml_kem_768(Settings::default(), &mut []);
-    assert!(got.results.iter().all(|m| m.status == Status::Skipped && m.iterations == 0));
+    assert!(
+        got.results
+            .iter()
+            .all(|m| m.status == Status::Skipped && m.iterations == 0)
+    );
 }
 
 #[test]

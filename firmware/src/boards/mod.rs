@@ -34,7 +34,9 @@ impl Serial {
     pub fn read_line(&mut self, buf: &mut [u8]) -> usize {
         let mut len = 0;
         loop {
-            let Some(byte) = self.0.read_byte() else { continue };
+            let Some(byte) = self.0.read_byte() else {
+                continue;
+            };
             match byte {
                 b'\n' | b'\r' if len > 0 => return len,
                 b'\n' | b'\r' => {}
@@ -62,7 +64,10 @@ pub struct BoardPlatform {
 
 impl Platform for BoardPlatform {
     fn clock(&self) -> Clock {
-        Clock { ticks_per_second: board::TICKS_PER_SECOND, unit: board::TICK_UNIT }
+        Clock {
+            ticks_per_second: board::TICKS_PER_SECOND,
+            unit: board::TICK_UNIT,
+        }
     }
 
     fn now(&mut self) -> u64 {
@@ -87,7 +92,10 @@ impl Board {
     pub fn init(core: cortex_m::Peripherals) -> Self {
         let uart = board::Uart::init();
         let clock = systick::Clock::start(core.SYST);
-        Board { serial: Serial(uart), platform: BoardPlatform { clock } }
+        Board {
+            serial: Serial(uart),
+            platform: BoardPlatform { clock },
+        }
     }
 
     pub fn serial(&mut self) -> &mut Serial {
