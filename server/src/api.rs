@@ -10,14 +10,14 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use pqbench_types::{Board, Upload};
+use pqbench_types::{Board, Created, RunRequest, Upload};
 use serde::Deserialize;
 use serde_json::json;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::boards::{BoardError, Boards};
-use crate::runner::{self, RunError, RunRequest};
+use crate::runner::{self, RunError};
 use crate::store::{Store, StoreError};
 use crate::upload;
 
@@ -36,7 +36,10 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError { status, message: message.into() }
+        ApiError {
+            status,
+            message: message.into(),
+        }
     }
 }
 
@@ -49,7 +52,10 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         tracing::error!("store: {e}");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the database failed; see the server log")
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the database failed; see the server log",
+        )
     }
 }
 
@@ -93,7 +99,10 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
         .route("/runs/{id}/results", get(get_results))
         .route("/uploads", post(upload))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint") })
-        .layer(middleware::from_fn_with_state(token.map(Arc::new), require_token_for_writes))
+        .layer(middleware::from_fn_with_state(
+            token.map(Arc::new),
+            require_token_for_writes,
+        ))
         .with_state(state);
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     Router::new()
@@ -121,7 +130,10 @@ async fn require_token_for_writes(
     request: Request,
     next: Next,
 ) -> Response {
-    let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    let writes = !matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    );
     if let (true, Some(token)) = (writes, token) {
         let given = request
             .headers()
@@ -129,7 +141,11 @@ async fn require_token_for_writes(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if given != Some(token.as_str()) {
-            return ApiError::new(StatusCode::UNAUTHORIZED, "this server needs a token to write").into_response();
+            return ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this server needs a token to write",
+            )
+            .into_response();
         }
     }
     next.run(request).await
@@ -146,7 +162,7 @@ async fn boards(State(state): State<AppState>) -> Json<Vec<Board>> {
 async fn start_run(
     State(state): State<AppState>,
     request: Result<Json<RunRequest>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+) -> ApiResult<(StatusCode, Json<Created>)> {
     let Json(request) = request?;
     let prepared = runner::prepare(&state.store, &state.boards, &request).await?;
     let id = prepared.id;
@@ -156,7 +172,7 @@ async fn start_run(
             Err(e) => tracing::error!(run = id, "run could not be recorded: {e}"),
         }
     });
-    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+    Ok((StatusCode::ACCEPTED, Json(Created { id })))
 }
 
 #[derive(Deserialize)]
@@ -175,7 +191,10 @@ async fn list_runs(
     let Query(query) = query?;
     let limit = query.limit.unwrap_or(50);
     if !(1..=MAX_RUNS_PAGE).contains(&limit) {
-        return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("limit must be 1 to {MAX_RUNS_PAGE}")));
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("limit must be 1 to {MAX_RUNS_PAGE}"),
+        ));
     }
     Ok(Json(state.store.runs(query.board.as_deref(), limit).await?))
 }
@@ -187,10 +206,14 @@ fn run_id(raw: &str) -> ApiResult<i64> {
         .ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, format!("{raw:?} is not a run id")))
 }
 
-async fn get_run(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<pqbench_types::Run>> {
+async fn get_run(
+    State(state): State<AppState>,
+    UrlPath(id): UrlPath<String>,
+) -> ApiResult<Json<pqbench_types::Run>> {
     let id = run_id(&id)?;
     let run = state.store.run(id).await?;
-    run.map(Json).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no run {id}")))
+    run.map(Json)
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no run {id}")))
 }
 
 async fn get_results(
@@ -207,9 +230,13 @@ async fn get_results(
 async fn upload(
     State(state): State<AppState>,
     body: Result<Json<Upload>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<serde_json::Value>)> {
+) -> ApiResult<(StatusCode, Json<Created>)> {
     let Json(body) = body?;
-    let (run, clock) = upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
-    Ok((StatusCode::CREATED, Json(json!({ "id": id }))))
+    let (run, clock) =
+        upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let id = state
+        .store
+        .insert_finished_run(&run, &clock, &body.measurements)
+        .await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
 }

@@ -50,7 +50,10 @@ pub enum BoardError {
     #[error("starting QEMU: {0}")]
     Qemu(String),
     #[error("opening serial port {path}: {source}")]
-    Serial { path: String, source: tokio_serial::Error },
+    Serial {
+        path: String,
+        source: tokio_serial::Error,
+    },
 }
 
 /// The boards, and which of them are running now.
@@ -75,7 +78,10 @@ impl Drop for Reservation {
 
 impl Boards {
     pub fn new(firmware_dir: PathBuf) -> Self {
-        Boards { firmware_dir, busy: Arc::default() }
+        Boards {
+            firmware_dir,
+            busy: Arc::default(),
+        }
     }
 
     fn image(&self, board: &EmulatedBoard) -> PathBuf {
@@ -115,8 +121,14 @@ impl Boards {
     }
 
     /// Takes the board for a run, or says why not.
-    pub fn reserve(&self, id: &str) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
-        let board = EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
+    pub fn reserve(
+        &self,
+        id: &str,
+    ) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
+        let board = EMULATED
+            .iter()
+            .find(|b| b.id == id)
+            .ok_or_else(|| BoardError::Unknown(id.into()))?;
         let image = self.image(board);
         if !image.is_file() {
             return Err(BoardError::MissingImage(image));
@@ -128,7 +140,14 @@ impl Boards {
         if !busy.insert(id.to_string()) {
             return Err(BoardError::Busy(id.into()));
         }
-        Ok((Reservation { id: id.into(), busy: self.busy.clone() }, board, image))
+        Ok((
+            Reservation {
+                id: id.into(),
+                busy: self.busy.clone(),
+            },
+            board,
+            image,
+        ))
     }
 }
 
@@ -162,9 +181,17 @@ impl Emulator {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        let mut child = command.spawn().map_err(|e| BoardError::Qemu(e.to_string()))?;
-        let stdout = child.stdout.take().ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
-        let stderr = child.stderr.take().ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| BoardError::Qemu(e.to_string()))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
         let mut lines = BufReader::new(stdout).lines();
 
         // QEMU names the pty of each `-serial pty` in order; the console is
@@ -184,11 +211,16 @@ impl Emulator {
             let _ = child.start_kill();
             let mut message = String::new();
             let mut errors = BufReader::new(stderr).lines();
-            while let Ok(Ok(Some(line))) = tokio::time::timeout(Duration::from_secs(1), errors.next_line()).await {
+            while let Ok(Ok(Some(line))) =
+                tokio::time::timeout(Duration::from_secs(1), errors.next_line()).await
+            {
                 message.push_str(&line);
                 message.push(' ');
             }
-            return Err(BoardError::Qemu(format!("QEMU gave no serial pty: {}", message.trim())));
+            return Err(BoardError::Qemu(format!(
+                "QEMU gave no serial pty: {}",
+                message.trim()
+            )));
         };
         // Keep draining QEMU's output so it never blocks on a full pipe.
         tokio::spawn(async move {
@@ -209,7 +241,10 @@ impl Emulator {
         use tokio_serial::SerialPortBuilderExt;
         tokio_serial::new(&self.console, 115_200)
             .open_native_async()
-            .map_err(|source| BoardError::Serial { path: self.console.clone(), source })
+            .map_err(|source| BoardError::Serial {
+                path: self.console.clone(),
+                source,
+            })
     }
 
     pub async fn stop(mut self) {

@@ -16,7 +16,12 @@ use crate::store::{Store, StoreError};
 /// What a run is doing, for progress bars and live views.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Progress {
-    Operation { algorithm: Algorithm, operation: Operation, index: u32, total: u32 },
+    Operation {
+        algorithm: Algorithm,
+        operation: Operation,
+        index: u32,
+        total: u32,
+    },
     Result(Box<BenchResult>),
     Rejected(String),
     Text(String),
@@ -40,7 +45,11 @@ pub struct Collector<'a> {
 
 impl<'a> Collector<'a> {
     pub fn new(store: &'a Store, run_id: i64) -> Self {
-        Collector { store, run_id, silence: Duration::from_secs(120) }
+        Collector {
+            store,
+            run_id,
+            silence: Duration::from_secs(120),
+        }
     }
 
     /// Sends `command` and collects the run, then records its outcome on the run.
@@ -51,9 +60,13 @@ impl<'a> Collector<'a> {
         mut progress: impl FnMut(Progress),
     ) -> Result<Outcome, StoreError> {
         let mut state = State::default();
-        let ended = self.exchange(port, command, &mut state, &mut progress).await?;
+        let ended = self
+            .exchange(port, command, &mut state, &mut progress)
+            .await?;
         let outcome = state.outcome(ended);
-        self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
+        self.store
+            .finish_run(self.run_id, outcome.status, outcome.error.as_deref())
+            .await?;
         Ok(outcome)
     }
 
@@ -118,24 +131,47 @@ impl<'a> Collector<'a> {
                 Ok(clock) => {
                     let unit = clock.unit.to_string();
                     self.store
-                        .describe_run(self.run_id, &hello.build(), hello.clock_hz(), clock.ticks_per_second, &unit)
+                        .describe_run(
+                            self.run_id,
+                            &hello.build(),
+                            hello.clock_hz(),
+                            clock.ticks_per_second,
+                            &unit,
+                        )
                         .await?;
                     state.clock = Some(clock);
                 }
-                Err(e) => return Ok(Some(Ending::BoardError(format!("the board's hello is unusable: {e}")))),
+                Err(e) => {
+                    return Ok(Some(Ending::BoardError(format!(
+                        "the board's hello is unusable: {e}"
+                    ))));
+                }
             },
             Record::Begin { operations } => state.expected = Some(operations),
-            Record::Progress { algorithm, operation, index, total } => {
-                progress(Progress::Operation { algorithm, operation, index, total });
+            Record::Progress {
+                algorithm,
+                operation,
+                index,
+                total,
+            } => {
+                progress(Progress::Operation {
+                    algorithm,
+                    operation,
+                    index,
+                    total,
+                });
             }
             Record::Result(measurement) => {
                 let Some(clock) = state.clock else {
-                    self.reject(state, "a result before the board's hello".into(), progress).await?;
+                    self.reject(state, "a result before the board's hello".into(), progress)
+                        .await?;
                     return Ok(None);
                 };
                 let result = BenchResult::from_measurement(&measurement, &clock);
                 state.stored += 1;
-                self.store.add_result(self.run_id, state.stored, &result, Some(&measurement)).await?;
+                self.store
+                    .add_result(self.run_id, state.stored, &result, Some(&measurement))
+                    .await?;
                 progress(Progress::Result(Box::new(result)));
             }
             Record::End { results } => return Ok(Some(Ending::Ended { reported: results })),
@@ -189,9 +225,17 @@ impl State {
                     self.stored, self.rejected
                 )),
             ),
-            Ending::BoardError(message) => (RunStatus::Failed, Some(format!("the board said: {message}"))),
+            Ending::BoardError(message) => (
+                RunStatus::Failed,
+                Some(format!("the board said: {message}")),
+            ),
             Ending::Lost(why) => (RunStatus::Failed, Some(why)),
         };
-        Outcome { status, error, results: self.stored, rejected: self.rejected }
+        Outcome {
+            status,
+            error,
+            results: self.stored,
+            rejected: self.rejected,
+        }
     }
 }

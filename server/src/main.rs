@@ -8,9 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pqbench::api::{self, AppState};
 use pqbench::boards::Boards;
 use pqbench::collect::Progress;
-use pqbench::runner::{self, RunRequest};
+use pqbench::runner;
 use pqbench::store::Store;
-use pqbench_types::{Algorithm, RunStatus};
+use pqbench_types::{Algorithm, RunRequest, RunStatus};
 
 /// Post-quantum and classical cryptography, measured on boards, in browsers
 /// and on hosts, side by side.
@@ -84,12 +84,17 @@ enum ExportFormat {
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "pqbench=info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "pqbench=info".into()),
         )
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token } => serve(paths, listen, token).await,
+        Commands::Serve {
+            paths,
+            listen,
+            token,
+        } => serve(paths, listen, token).await,
         Commands::Boards { paths } => {
             let boards = Boards::new(paths.dist.join("firmware"));
             for board in boards.list() {
@@ -100,16 +105,30 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Commands::Run { board, algorithms, min_iterations, min_time_ms, paths } => {
+        Commands::Run {
+            board,
+            algorithms,
+            min_iterations,
+            min_time_ms,
+            paths,
+        } => {
             let algorithms = algorithms
                 .map(|names| {
                     names
                         .iter()
-                        .map(|n| Algorithm::from_name(n).map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}")))
+                        .map(|n| {
+                            Algorithm::from_name(n)
+                                .map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}"))
+                        })
                         .collect::<anyhow::Result<Vec<_>>>()
                 })
                 .transpose()?;
-            let request = RunRequest { board, algorithms, min_iterations, min_time_ms };
+            let request = RunRequest {
+                board,
+                algorithms,
+                min_iterations,
+                min_time_ms,
+            };
             run(paths, request).await
         }
         Commands::Export { run, format, paths } => export(&paths.db, run, format).await,
@@ -117,26 +136,39 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn open_store(db: &Path) -> anyhow::Result<Store> {
-    Store::open(db).await.with_context(|| format!("opening the database {}", db.display()))
+    Store::open(db)
+        .await
+        .with_context(|| format!("opening the database {}", db.display()))
 }
 
 async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyhow::Result<()> {
     if !listen.ip().is_loopback() && token.is_none() {
-        bail!("listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it");
+        bail!(
+            "listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it"
+        );
     }
     let store = open_store(&paths.db).await?;
     let interrupted = store.interrupt_unfinished().await?;
     if interrupted > 0 {
-        tracing::warn!("{interrupted} runs left unfinished by an earlier server are marked interrupted");
+        tracing::warn!(
+            "{interrupted} runs left unfinished by an earlier server are marked interrupted"
+        );
     }
     if !paths.dist.join("index.html").is_file() {
-        tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
+        tracing::warn!(
+            "no dashboard in {}: build it with `cargo xtask build`",
+            paths.dist.display()
+        );
     }
     let boards = Arc::new(Boards::new(paths.dist.join("firmware")));
     let app = api::router(AppState { store, boards }, &paths.dist, token);
-    let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await?;
     Ok(())
 }
 
@@ -156,7 +188,12 @@ async fn run(paths: Paths, request: RunRequest) -> anyhow::Result<()> {
     bar.set_message(format!("starting {}", request.board));
     let outcome = prepared
         .execute(|progress| match progress {
-            Progress::Operation { algorithm, operation, index, total } => {
+            Progress::Operation {
+                algorithm,
+                operation,
+                index,
+                total,
+            } => {
                 bar.set_length(u64::from(total));
                 bar.set_position(u64::from(index - 1));
                 bar.set_message(format!("{algorithm} {operation}"));
@@ -189,7 +226,10 @@ async fn export(db: &Path, id: i64, format: ExportFormat) -> anyhow::Result<()> 
         bail!("no database at {}", db.display());
     }
     let store = open_store(db).await?;
-    let run = store.run(id).await?.with_context(|| format!("no run {id} in {}", db.display()))?;
+    let run = store
+        .run(id)
+        .await?
+        .with_context(|| format!("no run {id} in {}", db.display()))?;
     let results = store.results(id).await?;
     match format {
         ExportFormat::Json => {

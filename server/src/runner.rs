@@ -1,25 +1,11 @@
 //! Starting a run on a board: shared by `POST /api/runs` and `pqbench run`.
 
-use pqbench_types::{Algorithm, Build, RunStatus, Source};
+use pqbench_types::{Build, RunRequest, RunStatus, Source};
 use pqbench_wire::RunCommand;
-use serde::Deserialize;
 
 use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Reservation};
 use crate::collect::{Collector, Outcome, Progress};
 use crate::store::{NewRun, Store, StoreError};
-
-/// What a user asks for. Bounds keep one request from holding a board for hours.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunRequest {
-    pub board: String,
-    #[serde(default)]
-    pub algorithms: Option<Vec<Algorithm>>,
-    #[serde(default)]
-    pub min_iterations: Option<u32>,
-    #[serde(default)]
-    pub min_time_ms: Option<u32>,
-}
 
 pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
 pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
@@ -37,28 +23,36 @@ pub enum RunError {
     Store(#[from] StoreError),
 }
 
-impl RunRequest {
-    pub fn command(&self) -> Result<RunCommand, RunError> {
-        let min_iterations = self.min_iterations.unwrap_or(DEFAULT_MIN_ITERATIONS);
-        let min_time_ms = self.min_time_ms.unwrap_or(DEFAULT_MIN_TIME_MS);
-        if !(1..=MAX_ITERATIONS).contains(&min_iterations) {
-            return Err(RunError::Invalid(format!("min_iterations must be 1 to {MAX_ITERATIONS}")));
-        }
-        if min_time_ms > MAX_TIME_MS {
-            return Err(RunError::Invalid(format!("min_time_ms must be at most {MAX_TIME_MS}")));
-        }
-        let mut command = RunCommand::new(min_iterations, min_time_ms);
-        for &algorithm in self.algorithms.iter().flatten() {
-            if !pqbench_suite::supports(algorithm) {
-                return Err(RunError::Invalid(format!("the suite does not measure {algorithm} yet")));
-            }
-            command = command.with_algorithm(algorithm);
-        }
-        if self.algorithms.as_ref().is_some_and(Vec::is_empty) {
-            return Err(RunError::Invalid("algorithms is empty: leave it out to run them all".into()));
-        }
-        Ok(command)
+/// The board command for a user's request; bounds keep one request from
+/// holding a board for hours.
+pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
+    let min_iterations = request.min_iterations.unwrap_or(DEFAULT_MIN_ITERATIONS);
+    let min_time_ms = request.min_time_ms.unwrap_or(DEFAULT_MIN_TIME_MS);
+    if !(1..=MAX_ITERATIONS).contains(&min_iterations) {
+        return Err(RunError::Invalid(format!(
+            "min_iterations must be 1 to {MAX_ITERATIONS}"
+        )));
     }
+    if min_time_ms > MAX_TIME_MS {
+        return Err(RunError::Invalid(format!(
+            "min_time_ms must be at most {MAX_TIME_MS}"
+        )));
+    }
+    if request.algorithms.as_ref().is_some_and(Vec::is_empty) {
+        return Err(RunError::Invalid(
+            "algorithms is empty: leave it out to run them all".into(),
+        ));
+    }
+    let mut command = RunCommand::new(min_iterations, min_time_ms);
+    for &algorithm in request.algorithms.iter().flatten() {
+        if !pqbench_suite::supports(algorithm) {
+            return Err(RunError::Invalid(format!(
+                "the suite does not measure {algorithm} yet"
+            )));
+        }
+        command = command.with_algorithm(algorithm);
+    }
+    Ok(command)
 }
 
 /// A run with its board taken and its row written, ready to execute.
@@ -71,8 +65,12 @@ pub struct PreparedRun {
     _reservation: Reservation,
 }
 
-pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
-    let command = request.command()?;
+pub async fn prepare(
+    store: &Store,
+    boards: &Boards,
+    request: &RunRequest,
+) -> Result<PreparedRun, RunError> {
+    let command = command(request)?;
     let (reservation, board, image) = boards.reserve(&request.board)?;
     let id = store
         .create_run(&NewRun {
@@ -88,7 +86,14 @@ pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Re
             })),
         })
         .await?;
-    Ok(PreparedRun { id, command, board, image, store: store.clone(), _reservation: reservation })
+    Ok(PreparedRun {
+        id,
+        command,
+        board,
+        image,
+        store: store.clone(),
+        _reservation: reservation,
+    })
 }
 
 impl PreparedRun {
@@ -106,14 +111,23 @@ impl PreparedRun {
                 return self.fail(e.to_string()).await;
             }
         };
-        let outcome = Collector::new(&self.store, self.id).collect(&mut port, self.command, progress).await;
+        let outcome = Collector::new(&self.store, self.id)
+            .collect(&mut port, self.command, progress)
+            .await;
         drop(port);
         emulator.stop().await;
         outcome
     }
 
     async fn fail(&self, error: String) -> Result<Outcome, StoreError> {
-        self.store.finish_run(self.id, RunStatus::Failed, Some(&error)).await?;
-        Ok(Outcome { status: RunStatus::Failed, error: Some(error), results: 0, rejected: 0 })
+        self.store
+            .finish_run(self.id, RunStatus::Failed, Some(&error))
+            .await?;
+        Ok(Outcome {
+            status: RunStatus::Failed,
+            error: Some(error),
+            results: 0,
+            rejected: 0,
+        })
     }
 }

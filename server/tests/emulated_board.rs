@@ -4,100 +4,63 @@
 //!
 //! Needs the firmware image: `cargo xtask test` builds it and sets PQBENCH_DIST.
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pqbench_types::{BenchResult, Operation, Run, RunStatus, Status};
 use serde_json::{Value, json};
 
-struct Server {
-    child: Child,
-    base: String,
-    _dir: tempfile::TempDir,
-}
+mod common;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn dist() -> PathBuf {
-    let dist = std::env::var_os("PQBENCH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist")));
-    let image = dist.join("firmware/mps2-an386.elf");
-    assert!(image.is_file(), "no firmware image at {}: run the tests with `cargo xtask test`", image.display());
-    dist
-}
-
-async fn start_server() -> Server {
-    let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--db")
-        .arg(dir.path().join("pqbench.db"))
-        .arg("--dist")
-        .arg(dist())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let server = Server { child, base: format!("http://127.0.0.1:{port}"), _dir: dir };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{}/api/health", server.base)).await.is_err() {
-        assert!(Instant::now() < deadline, "the server did not come up");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    server
-}
-
-async fn post(server: &Server, path: &str, body: Value) -> (u16, Value) {
-    let response = reqwest::Client::new().post(format!("{}{path}", server.base)).json(&body).send().await.unwrap();
-    (response.status().as_u16(), response.json().await.unwrap())
-}
-
-async fn get<T: serde::de::DeserializeOwned>(server: &Server, path: &str) -> T {
-    let response = reqwest::get(format!("{}{path}", server.base)).await.unwrap();
-    assert!(response.status().is_success(), "GET {path}: {}", response.status());
-    response.json().await.unwrap()
-}
+use common::Server;
 
 /// Starts an ML-KEM-768 run and waits (120 s at most) for it to end.
 async fn run_ml_kem_768(server: &Server) -> (Run, Vec<BenchResult>) {
     let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"], "min_iterations": 3, "min_time_ms": 0});
-    let (status, body) = post(server, "/api/runs", request).await;
+    let (status, body) = server.post("/api/runs", &request).await;
     assert_eq!(status, 202, "{body}");
     let id = body["id"].as_i64().unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let run: Run = get(server, &format!("/api/runs/{id}")).await;
+        let run: Run = server.get(&format!("/api/runs/{id}")).await;
         if run.status.is_finished() {
-            let results = get(server, &format!("/api/runs/{id}/results")).await;
+            let results = server.get(&format!("/api/runs/{id}/results")).await;
             return (run, results);
         }
-        assert!(Instant::now() < deadline, "run {id} still {:?} after 120 s", run.status);
+        assert!(
+            Instant::now() < deadline,
+            "run {id} still {:?} after 120 s",
+            run.status
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
 #[tokio::test]
 async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
-    let server = start_server().await;
-    let boards: Value = get(&server, "/api/boards").await;
+    let server = common::start_server(&[]).await;
+    common::firmware_dist();
+    let boards: Value = server.get("/api/boards").await;
     assert_eq!(boards[0]["id"], "qemu-mps2-an386", "{boards}");
 
     let (run, results) = run_ml_kem_768(&server).await;
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
     assert_eq!(run.board, "qemu-mps2-an386");
     assert_eq!(run.rejected_records, 0);
-    assert!(run.build.revision.is_some() && run.build.rustc.is_some(), "{:?}", run.build);
-    assert_eq!(run.build.crates.get("ml-kem").map(String::as_str), Some("0.3.4"));
+    assert!(
+        run.build.revision.is_some() && run.build.rustc.is_some(),
+        "{:?}",
+        run.build
+    );
+    assert_eq!(
+        run.build.crates.get("ml-kem").map(String::as_str),
+        Some("0.3.4")
+    );
 
     let operations: Vec<Operation> = results.iter().map(|r| r.operation).collect();
-    assert_eq!(operations, [Operation::Keygen, Operation::Encaps, Operation::Decaps]);
+    assert_eq!(
+        operations,
+        [Operation::Keygen, Operation::Encaps, Operation::Decaps]
+    );
     for r in &results {
         assert_eq!(r.status, Status::Ok);
         assert_eq!(r.iterations, Some(3));
@@ -106,7 +69,10 @@ async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
         assert_eq!(r.cycles_per_op, None, "emulated ticks are never cycles");
         // ML-KEM-768 needs tens of KiB of stack on a Cortex-M4.
         assert!(r.stack_bytes.unwrap() > 16 * 1024, "{r:?}");
-        assert!(r.heap_bytes.is_some() && r.heap_allocs.is_some(), "heap is measured: {r:?}");
+        assert!(
+            r.heap_bytes.is_some() && r.heap_allocs.is_some(),
+            "heap is measured: {r:?}"
+        );
     }
     // ml-kem's `alloc` feature boxes key material during key generation.
     assert!(results[0].heap_bytes.unwrap() > 0 && results[0].heap_allocs.unwrap() > 0);
@@ -115,31 +81,58 @@ async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
     let (again, repeat) = run_ml_kem_768(&server).await;
     assert_eq!(again.status, RunStatus::Complete);
     for (first, second) in results.iter().zip(&repeat) {
-        assert_eq!(first.ticks_per_op, second.ticks_per_op, "{:?}", first.operation);
+        assert_eq!(
+            first.ticks_per_op, second.ticks_per_op,
+            "{:?}",
+            first.operation
+        );
         assert_eq!(
             (first.min_ms, first.median_ms, first.max_ms),
             (second.min_ms, second.median_ms, second.max_ms)
         );
-        assert_eq!((first.stack_bytes, first.heap_bytes), (second.stack_bytes, second.heap_bytes));
+        assert_eq!(
+            (first.stack_bytes, first.heap_bytes),
+            (second.stack_bytes, second.heap_bytes)
+        );
     }
 }
 
 #[tokio::test]
 async fn bad_run_requests_get_clear_json_errors() {
-    let server = start_server().await;
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
     let cases = [
         (json!({"board": "nucleo-9000"}), 404, "no board"),
-        (json!({"board": "qemu-mps2-an386", "algorithms": ["Kyber768"]}), 422, "unknown algorithm"),
-        (json!({"board": "qemu-mps2-an386", "min_iterations": 0}), 400, "min_iterations"),
-        (json!({"board": "qemu-mps2-an386", "speed": 11}), 422, "unknown field"),
+        (
+            json!({"board": "qemu-mps2-an386", "algorithms": ["Kyber768"]}),
+            422,
+            "unknown algorithm",
+        ),
+        (
+            json!({"board": "qemu-mps2-an386", "min_iterations": 0}),
+            400,
+            "min_iterations",
+        ),
+        (
+            json!({"board": "qemu-mps2-an386", "speed": 11}),
+            422,
+            "unknown field",
+        ),
     ];
     for (request, status, says) in cases {
-        let (got, body) = post(&server, "/api/runs", request.clone()).await;
+        let (got, body) = server.post("/api/runs", &request).await;
         assert_eq!(got, status, "{request} -> {body}");
-        assert!(body["error"].as_str().unwrap().contains(says), "{request} -> {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(says),
+            "{request} -> {body}"
+        );
     }
-    let response = reqwest::get(format!("{}/api/runs/abc", server.base)).await.unwrap();
+    let response = reqwest::get(format!("{}/api/runs/abc", server.base))
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 400);
-    let response = reqwest::get(format!("{}/api/runs/999", server.base)).await.unwrap();
+    let response = reqwest::get(format!("{}/api/runs/999", server.base))
+        .await
+        .unwrap();
     assert_eq!(response.status().as_u16(), 404);
 }

@@ -7,13 +7,17 @@ use std::time::Duration;
 use pqbench::collect::Collector;
 use pqbench::store::{NewRun, Store};
 use pqbench_types::{
-    Algorithm, BenchResult, Build, Clock, Measurement, Operation, RunStatus, Source, Status, TickUnit,
+    Algorithm, BenchResult, Build, Clock, Measurement, Operation, RunStatus, Source, Status,
+    TickUnit,
 };
 use pqbench_wire::{RecordWriter, RunCommand, kind, write_measurement};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio_serial::SerialStream;
 
-const CLOCK: Clock = Clock { ticks_per_second: 25_000_000, unit: TickUnit::QemuInstructions { per_tick: 40 } };
+const CLOCK: Clock = Clock {
+    ticks_per_second: 25_000_000,
+    unit: TickUnit::QemuInstructions { per_tick: 40 },
+};
 
 fn measurement(algorithm: Algorithm, operation: Operation, base: u64) -> Measurement {
     Measurement {
@@ -48,7 +52,11 @@ fn result_line(m: &Measurement) -> String {
 fn hello() -> String {
     record(
         kind::HELLO,
-        &[("board", "qemu-mps2-an386"), ("ticks_per_second", "25000000"), ("tick_unit", "qemu-instructions/40")],
+        &[
+            ("board", "qemu-mps2-an386"),
+            ("ticks_per_second", "25000000"),
+            ("tick_unit", "qemu-instructions/40"),
+        ],
     )
 }
 
@@ -74,8 +82,14 @@ async fn store_with_run() -> (tempfile::TempDir, Store, i64) {
 fn board(mut port: SerialStream, stream: Vec<u8>) -> tokio::task::JoinHandle<SerialStream> {
     tokio::spawn(async move {
         let mut command = String::new();
-        BufReader::new(&mut port).read_line(&mut command).await.unwrap();
-        assert!(command.starts_with("run "), "the host starts with a run command, got {command:?}");
+        BufReader::new(&mut port)
+            .read_line(&mut command)
+            .await
+            .unwrap();
+        assert!(
+            command.starts_with("run "),
+            "the host starts with a run command, got {command:?}"
+        );
         port.write_all(&stream).await.unwrap();
         port.flush().await.unwrap();
         port
@@ -127,9 +141,14 @@ async fn corrupted_and_truncated_records_are_refused_and_later_records_land() {
     assert_eq!(outcome.status, RunStatus::Incomplete);
 
     let stored = store.results(run_id).await.unwrap();
-    let expected: Vec<BenchResult> =
-        [keygen_768, keygen_512].iter().map(|m| BenchResult::from_measurement(m, &CLOCK)).collect();
-    assert_eq!(stored, expected, "exactly the intact records, with the board's figures");
+    let expected: Vec<BenchResult> = [keygen_768, keygen_512]
+        .iter()
+        .map(|m| BenchResult::from_measurement(m, &CLOCK))
+        .collect();
+    assert_eq!(
+        stored, expected,
+        "exactly the intact records, with the board's figures"
+    );
     let run = store.run(run_id).await.unwrap().unwrap();
     assert_eq!(run.status, RunStatus::Incomplete);
     assert_eq!(run.rejected_records, 2);
@@ -146,10 +165,19 @@ async fn an_intact_run_is_complete() {
     stream.extend_from_slice(record(kind::END, &[("results", "1")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome = Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = Collector::new(&store, run_id)
+        .collect(&mut host, RunCommand::new(3, 0), |_| {})
+        .await
+        .unwrap();
     board.await.unwrap();
-    assert_eq!((outcome.status, outcome.results, outcome.rejected), (RunStatus::Complete, 1, 0));
-    assert_eq!(store.run(run_id).await.unwrap().unwrap().status, RunStatus::Complete);
+    assert_eq!(
+        (outcome.status, outcome.results, outcome.rejected),
+        (RunStatus::Complete, 1, 0)
+    );
+    assert_eq!(
+        store.run(run_id).await.unwrap().unwrap().status,
+        RunStatus::Complete
+    );
 }
 
 #[tokio::test]
@@ -162,7 +190,10 @@ async fn a_silent_board_fails_the_run_and_keeps_what_arrived() {
     let board = board(far, stream);
     let mut collector = Collector::new(&store, run_id);
     collector.silence = Duration::from_millis(500);
-    let outcome = collector.collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = collector
+        .collect(&mut host, RunCommand::new(3, 0), |_| {})
+        .await
+        .unwrap();
     let _port = board.await.unwrap(); // kept open: silent, not gone
     assert_eq!(outcome.status, RunStatus::Failed);
     assert!(outcome.error.unwrap().contains("sent nothing"));
@@ -176,8 +207,14 @@ async fn a_board_error_record_fails_the_run_with_its_message() {
     stream.extend_from_slice(record(kind::ERROR, &[("msg", "panic: out of memory")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome = Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = Collector::new(&store, run_id)
+        .collect(&mut host, RunCommand::new(3, 0), |_| {})
+        .await
+        .unwrap();
     board.await.unwrap();
     assert_eq!(outcome.status, RunStatus::Failed);
-    assert_eq!(store.run(run_id).await.unwrap().unwrap().error.as_deref(), Some("the board said: panic: out of memory"));
+    assert_eq!(
+        store.run(run_id).await.unwrap().unwrap().error.as_deref(),
+        Some("the board said: panic: out of memory")
+    );
 }

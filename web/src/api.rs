@@ -7,21 +7,6 @@ use serde::{Deserialize, Serialize};
 
 pub type ApiResult<T> = Result<T, String>;
 
-/// The body of `POST /api/runs`.
-#[derive(Serialize)]
-pub struct StartRun<'a> {
-    pub board: &'a str,
-    pub algorithms: &'a [&'a str],
-    pub min_iterations: u32,
-    pub min_time_ms: u32,
-}
-
-/// The answer to a POST that created a run.
-#[derive(Deserialize)]
-pub struct Created {
-    pub id: i64,
-}
-
 #[derive(Deserialize)]
 struct ErrorBody {
     error: String,
@@ -33,7 +18,9 @@ pub async fn get<T: DeserializeOwned>(path: &str) -> ApiResult<T> {
 }
 
 pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> ApiResult<T> {
-    let request = Request::post(path).json(body).map_err(|e| format!("POST {path}: {e}"))?;
+    let request = Request::post(path)
+        .json(body)
+        .map_err(|e| format!("POST {path}: {e}"))?;
     read("POST", path, request.send().await).await
 }
 
@@ -51,13 +38,18 @@ async fn read<T: DeserializeOwned>(
     path: &str,
     response: Result<Response, gloo_net::Error>,
 ) -> ApiResult<T> {
-    let response = response.map_err(|e| format!("{method} {path}: the server cannot be reached ({e})"))?;
+    let response =
+        response.map_err(|e| format!("{method} {path}: the server cannot be reached ({e})"))?;
     if response.ok() {
-        return response.json().await.map_err(|e| format!("{method} {path}: unexpected answer from the server ({e})"));
+        return response
+            .json()
+            .await
+            .map_err(|e| format!("{method} {path}: unexpected answer from the server ({e})"));
     }
     let status = response.status();
     let text = response.text().await.unwrap_or_default();
-    let message =
-        serde_json::from_str::<ErrorBody>(&text).map(|body| body.error).unwrap_or_else(|_| response.status_text());
+    let message = serde_json::from_str::<ErrorBody>(&text)
+        .map(|body| body.error)
+        .unwrap_or_else(|_| response.status_text());
     Err(format!("{method} {path}: {message} (HTTP {status})"))
 }

@@ -12,12 +12,15 @@ use gloo_timers::future::sleep;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_types::{BenchResult, Board, BoardKind, Run, Status};
+use pqbench_types::{Algorithm, BenchResult, Board, Created, Run, RunRequest, Status};
 use wasm_bindgen::prelude::*;
 
 /// The browser run: the suite's default duration, so figures settle.
-const BROWSER_RUN: browser::Request<'static> =
-    browser::Request { algorithms: &["ML-KEM-768"], min_iterations: 10, min_time_ms: 1000 };
+const BROWSER_RUN: browser::Request<'static> = browser::Request {
+    algorithms: &["ML-KEM-768"],
+    min_iterations: 10,
+    min_time_ms: 1000,
+};
 
 const POLL_EVERY: Duration = Duration::from_secs(1);
 const RUNS_SHOWN: u32 = 50;
@@ -145,11 +148,15 @@ fn Boards(state: State) -> impl IntoView {
         state.error.set(None);
         running.set(Some(board.clone()));
         spawn_local(async move {
-            // A quick look, as an emulated board is slow; `pqbench run` is
-            // for full runs.
-            let request =
-                api::StartRun { board: &board, algorithms: &["ML-KEM-768"], min_iterations: 3, min_time_ms: 0 };
-            if let Some(api::Created { id }) = state.check(api::post("/api/runs", &request).await) {
+            // A short run, seconds on any board; `pqbench run` is for
+            // choosing algorithms and iterations.
+            let request = RunRequest {
+                board: board.clone(),
+                algorithms: Some(vec![Algorithm::MlKem768]),
+                min_iterations: Some(3),
+                min_time_ms: Some(0),
+            };
+            if let Some(Created { id }) = state.check(api::post("/api/runs", &request).await) {
                 state.refresh_runs().await;
                 follow(state, id).await;
                 state.refresh_runs().await;
@@ -186,7 +193,7 @@ fn Boards(state: State) -> impl IntoView {
                                                 " "
                                                 <code class="board-id">{board.id.clone()}</code>
                                                 " "
-                                                <span class="kind">{kind_label(board.kind)}</span>
+                                                <span class="kind">{board.kind.as_str()}</span>
                                             </div>
                                             <button
                                                 data-board=board.id
@@ -210,14 +217,6 @@ fn Boards(state: State) -> impl IntoView {
 
 fn muted(text: &'static str) -> AnyView {
     view! { <p class="muted">{text}</p> }.into_any()
-}
-
-fn kind_label(kind: BoardKind) -> &'static str {
-    match kind {
-        BoardKind::Emulated => "emulated",
-        BoardKind::Serial => "serial",
-        BoardKind::Probe => "probe",
-    }
 }
 
 /// Waits until run `id` is finished, checking once a second.
@@ -246,9 +245,9 @@ fn BrowserRun(state: State) -> impl IntoView {
             let uploaded = async {
                 let upload = browser::run(&BROWSER_RUN, |text| progress.set(text)).await?;
                 progress.set("Uploading…".into());
-                api::post_json_text::<api::Created>("/api/uploads", upload).await
+                api::post_json_text::<Created>("/api/uploads", upload).await
             };
-            if let Some(api::Created { id }) = state.check(uploaded.await) {
+            if let Some(Created { id }) = state.check(uploaded.await) {
                 progress.set(format!("Done: run {id}"));
                 state.refresh_runs().await;
                 state.select(id);

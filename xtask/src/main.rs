@@ -25,13 +25,19 @@ use toolchain::CrossToolchain;
 
 /// Firmware images: cargo feature (the board), target, and the image name
 /// the server looks for in `dist/firmware`.
-const FIRMWARE: &[(&str, &str, &str)] = &[("mps2-an386", "thumbv7em-none-eabihf", "mps2-an386.elf")];
+const FIRMWARE: &[(&str, &str, &str)] =
+    &[("mps2-an386", "thumbv7em-none-eabihf", "mps2-an386.elf")];
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let project = Project::locate()?;
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["setup"] => setup::ensure(&project, false).map(drop),
         ["setup", "--tests"] => setup::ensure(&project, true).map(drop),
         ["build"] => {
@@ -92,14 +98,26 @@ impl Project {
 
         for &(board, target, image) in FIRMWARE {
             step(&format!("firmware for {board}"));
-            let elf = cross.build(self, "pqbench-firmware", target, "firmware", &["--features", board])?;
-            copy(&elf.join("pqbench-firmware"), &dist.join("firmware").join(image))?;
+            let elf = cross.build(
+                self,
+                "pqbench-firmware",
+                target,
+                "firmware",
+                &["--features", board],
+            )?;
+            copy(
+                &elf.join("pqbench-firmware"),
+                &dist.join("firmware").join(image),
+            )?;
         }
 
         step("browser benchmark (wasm)");
         let out = cross.build(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[])?;
         self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
-        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))?;
+        copy(
+            &self.root.join("wasm-bench/www/worker.js"),
+            &dist.join("bench/worker.js"),
+        )?;
 
         step("dashboard (wasm)");
         let out = cross.build(self, "pqbench-web", WASM_TARGET, "wasm", &[])?;
@@ -113,7 +131,13 @@ impl Project {
 
     fn wasm_bindgen(&self, wasm: &Path, out: &Path) -> Result<()> {
         run(Command::new(setup::wasm_bindgen_path())
-            .args(["--target", "web", "--no-typescript", "--remove-name-section", "--out-dir"])
+            .args([
+                "--target",
+                "web",
+                "--no-typescript",
+                "--remove-name-section",
+                "--out-dir",
+            ])
             .arg(out)
             .arg(wasm))
     }
@@ -121,7 +145,10 @@ impl Project {
     fn serve(&self, extra: &[&str]) -> Result<()> {
         step("serving the dashboard at http://127.0.0.1:8080 (Ctrl-C stops it)");
         let mut command = Command::new(self.server_binary());
-        command.arg("serve").env("PQBENCH_DIST", self.dist()).current_dir(&self.root);
+        command
+            .arg("serve")
+            .env("PQBENCH_DIST", self.dist())
+            .current_dir(&self.root);
         if !extra.iter().any(|a| a.starts_with("--db")) {
             command.args(["--db", "pqbench.db"]);
         }
@@ -130,7 +157,9 @@ impl Project {
 
     fn test(&self) -> Result<()> {
         step("Rust tests");
-        run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
+        run(cargo_host(self)
+            .arg("test")
+            .env("PQBENCH_DIST", self.dist()))?;
         step("browser tests (headless Chromium)");
         run(Command::new("node")
             .args(["--test", "--test-concurrency=1"])
@@ -156,12 +185,15 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::copy(from, to).with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+    std::fs::copy(from, to)
+        .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
     Ok(())
 }
 
 pub fn run(command: &mut Command) -> Result<()> {
-    let status = command.status().with_context(|| format!("starting {command:?}"))?;
+    let status = command
+        .status()
+        .with_context(|| format!("starting {command:?}"))?;
     if !status.success() {
         bail!("{command:?} failed: {status}");
     }

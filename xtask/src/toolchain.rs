@@ -30,9 +30,13 @@ pub fn detect() -> Option<CrossToolchain> {
 }
 
 fn rustup_has_targets() -> bool {
-    let Ok(output) = Command::new("rustc").args(["--print", "sysroot"]).output() else { return false };
+    let Ok(output) = Command::new("rustc").args(["--print", "sysroot"]).output() else {
+        return false;
+    };
     let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    TARGETS.iter().all(|t| sysroot.join("lib/rustlib").join(t).join("lib").is_dir())
+    TARGETS
+        .iter()
+        .all(|t| sysroot.join("lib/rustlib").join(t).join("lib").is_dir())
 }
 
 pub const DEBIAN_CARGO: &str = "/usr/bin/cargo";
@@ -49,30 +53,61 @@ pub fn debian_toolchain_present() -> bool {
 impl CrossToolchain {
     /// Builds `package` for `target` with `profile`; returns the directory
     /// holding its outputs.
-    pub fn build(self, project: &Project, package: &str, target: &str, profile: &str, extra: &[&str]) -> Result<PathBuf> {
+    pub fn build(
+        self,
+        project: &Project,
+        package: &str,
+        target: &str,
+        profile: &str,
+        extra: &[&str],
+    ) -> Result<PathBuf> {
         let target_dir = project.cross_target();
         let mut command = match self {
-            CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
+            CrossToolchain::Rustup => {
+                Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            }
             CrossToolchain::DebianBuildStd => {
                 let mut command = Command::new(DEBIAN_CARGO);
                 // Nothing of the rustup toolchain that started xtask may leak
                 // into Debian's cargo, or it would mix compilers.
-                for var in ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "CARGO_HOME_OVERRIDE"] {
+                for var in [
+                    "CARGO",
+                    "RUSTC",
+                    "RUSTDOC",
+                    "RUSTUP_TOOLCHAIN",
+                    "RUSTC_WRAPPER",
+                    "CARGO_HOME_OVERRIDE",
+                ] {
                     command.env_remove(var);
                 }
                 let path = std::env::var("PATH").unwrap_or_default();
-                command.env("PATH", format!("/usr/bin:{path}")).env("RUSTC", DEBIAN_RUSTC).env("RUSTC_BOOTSTRAP", "1");
+                command
+                    .env("PATH", format!("/usr/bin:{path}"))
+                    .env("RUSTC", DEBIAN_RUSTC)
+                    .env("RUSTC_BOOTSTRAP", "1");
                 command
             }
         };
         command
             .current_dir(&project.root)
-            .args(["build", "--package", package, "--target", target, "--profile", profile])
+            .args([
+                "build",
+                "--package",
+                package,
+                "--target",
+                target,
+                "--profile",
+                profile,
+            ])
             .arg("--target-dir")
             .arg(&target_dir)
             .args(extra);
         if self == CrossToolchain::DebianBuildStd {
-            let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
+            let std = if target.starts_with("wasm32") {
+                "std,panic_abort"
+            } else {
+                "core,alloc"
+            };
             command.arg(format!("-Zbuild-std={std}"));
         }
         run(&mut command)?;

@@ -21,4 +21,6 @@ pub use measurement::{Clock, Measurement, TickUnit};
 #[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
-pub use result::{BenchResult, Board, BoardKind, Build, Run, RunStatus, Source, Upload};
+pub use result::{
+    BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload,
+};

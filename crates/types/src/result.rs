@@ -109,9 +109,15 @@ impl Source {
     }
 
     pub fn from_name(text: &str) -> Option<Self> {
-        [Source::Serial, Source::ProbeRs, Source::Browser, Source::Native, Source::Import]
-            .into_iter()
-            .find(|s| s.as_str() == text)
+        [
+            Source::Serial,
+            Source::ProbeRs,
+            Source::Browser,
+            Source::Native,
+            Source::Import,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
     }
 }
 
@@ -231,6 +237,36 @@ pub enum BoardKind {
     Probe,
 }
 
+impl BoardKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BoardKind::Emulated => "emulated",
+            BoardKind::Serial => "serial",
+            BoardKind::Probe => "probe",
+        }
+    }
+}
+
+/// The body of `POST /api/runs`. Left out: every algorithm the suite
+/// measures, and the server's default iterations and time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    pub board: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithms: Option<alloc::vec::Vec<Algorithm>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_iterations: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_time_ms: Option<u32>,
+}
+
+/// The answer to a request that created a run (or a report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Created {
+    pub id: i64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,7 +303,10 @@ mod tests {
 
     #[test]
     fn cycle_counters_give_cycles_per_op() {
-        let clock = Clock { ticks_per_second: 180_000_000, unit: TickUnit::Cycles };
+        let clock = Clock {
+            ticks_per_second: 180_000_000,
+            unit: TickUnit::Cycles,
+        };
         let r = BenchResult::from_measurement(&measured(1_800_000, 3), &clock);
         assert_eq!(r.cycles_per_op, Some(600_000.0));
         assert_eq!(r.median_ms, Some(600_000.0 * 1000.0 / 180_000_000.0));
@@ -275,7 +314,10 @@ mod tests {
 
     #[test]
     fn untimed_results_have_no_figures() {
-        let clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
+        let clock = Clock {
+            ticks_per_second: 1_000_000_000,
+            unit: TickUnit::Nanoseconds,
+        };
         let mut m = Measurement::untimed(Algorithm::MlDsa65, Operation::Sign, Status::DoesNotFit);
         m.needed_bytes = Some(102_912);
         let r = BenchResult::from_measurement(&m, &clock);

@@ -30,7 +30,11 @@ const _: () = assert!(Algorithm::ALL.len() <= 64);
 
 impl RunCommand {
     pub const fn new(min_iterations: u32, min_time_ms: u32) -> Self {
-        RunCommand { min_iterations, min_time_ms, algorithms: 0 }
+        RunCommand {
+            min_iterations,
+            min_time_ms,
+            algorithms: 0,
+        }
     }
 
     /// Restricts the run to these algorithms (added to any named before).
@@ -40,7 +44,10 @@ impl RunCommand {
     }
 
     fn bit(algorithm: Algorithm) -> usize {
-        Algorithm::ALL.iter().position(|&a| a == algorithm).unwrap_or(0)
+        Algorithm::ALL
+            .iter()
+            .position(|&a| a == algorithm)
+            .unwrap_or(0)
     }
 
     /// Whether the run includes `algorithm`; with none named, all are.
@@ -108,7 +115,11 @@ impl fmt::Display for Command {
         match self {
             Command::Hello => f.write_str("hello\n"),
             Command::Run(run) => {
-                write!(f, "run min_iterations={} min_time_ms={}", run.min_iterations, run.min_time_ms)?;
+                write!(
+                    f,
+                    "run min_iterations={} min_time_ms={}",
+                    run.min_iterations, run.min_time_ms
+                )?;
                 if run.names_algorithms() {
                     f.write_str(" algorithms=")?;
                     let mut first = true;
@@ -137,7 +148,10 @@ mod tests {
             .with_algorithm(Algorithm::MlKem768)
             .with_algorithm(Algorithm::Sha256);
         let line = format!("{}", Command::Run(run));
-        assert_eq!(line, "run min_iterations=5 min_time_ms=250 algorithms=ML-KEM-768,SHA-256\n");
+        assert_eq!(
+            line,
+            "run min_iterations=5 min_time_ms=250 algorithms=ML-KEM-768,SHA-256\n"
+        );
         assert_eq!(Command::parse(&line), Ok(Command::Run(run)));
         assert!(run.includes(Algorithm::Sha256));
         assert!(!run.includes(Algorithm::MlKem512));
@@ -145,15 +159,26 @@ mod tests {
 
     #[test]
     fn no_algorithms_means_all() {
-        let Ok(Command::Run(run)) = Command::parse("run") else { panic!() };
+        let Ok(Command::Run(run)) = Command::parse("run") else {
+            panic!()
+        };
         assert!(Algorithm::ALL.iter().all(|&a| run.includes(a)));
     }
 
     #[test]
     fn bad_commands_say_why() {
         assert_eq!(Command::parse("reboot"), Err(CommandError::UnknownCommand));
-        assert_eq!(Command::parse("run algorithms=Kyber768"), Err(CommandError::UnknownAlgorithm));
-        assert_eq!(Command::parse("run min_iterations=-1"), Err(CommandError::BadNumber));
-        assert_eq!(Command::parse("run speed=11"), Err(CommandError::UnknownField));
+        assert_eq!(
+            Command::parse("run algorithms=Kyber768"),
+            Err(CommandError::UnknownAlgorithm)
+        );
+        assert_eq!(
+            Command::parse("run min_iterations=-1"),
+            Err(CommandError::BadNumber)
+        );
+        assert_eq!(
+            Command::parse("run speed=11"),
+            Err(CommandError::UnknownField)
+        );
     }
 }

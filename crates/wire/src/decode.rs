@@ -29,11 +29,22 @@ pub enum DecodeError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Record {
     Hello(Hello),
-    Begin { operations: u32 },
-    Progress { algorithm: Algorithm, operation: Operation, index: u32, total: u32 },
+    Begin {
+        operations: u32,
+    },
+    Progress {
+        algorithm: Algorithm,
+        operation: Operation,
+        index: u32,
+        total: u32,
+    },
     Result(Measurement),
-    End { results: u32 },
-    Error { message: String },
+    End {
+        results: u32,
+    },
+    Error {
+        message: String,
+    },
 }
 
 /// What a board says of itself: its fields as sent, read through accessors.
@@ -66,7 +77,10 @@ impl Hello {
             .get("tick_unit")
             .and_then(|u| TickUnit::parse(u).ok())
             .ok_or_else(|| malformed("hello without a valid tick_unit"))?;
-        Ok(Clock { ticks_per_second, unit })
+        Ok(Clock {
+            ticks_per_second,
+            unit,
+        })
     }
 
     /// The build identity: known keys into their fields, the rest into `extra`.
@@ -195,7 +209,9 @@ fn shorten(bytes: &[u8]) -> String {
 pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
     let version_end = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
     if &line[..version_end] != MARKER.as_bytes() {
-        return Err(DecodeError::UnsupportedVersion(shorten(&line[..version_end])));
+        return Err(DecodeError::UnsupportedVersion(shorten(
+            &line[..version_end],
+        )));
     }
     let star = line
         .windows(2)
@@ -217,19 +233,29 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
     // The checksum held, so the body is what the board wrote: printable ASCII.
     let body = core::str::from_utf8(body).map_err(|_| malformed("record is not ASCII"))?;
     let mut words = body.split(' ').skip(1);
-    let kind = words.next().ok_or_else(|| malformed("record without a kind"))?;
+    let kind = words
+        .next()
+        .ok_or_else(|| malformed("record without a kind"))?;
     let mut fields = BTreeMap::new();
     for word in words {
-        let (key, value) =
-            word.split_once('=').ok_or_else(|| malformed(alloc::format!("field {word:?} has no '='")))?;
-        if fields.insert(key.to_owned(), percent_decode(value)?).is_some() {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| malformed(alloc::format!("field {word:?} has no '='")))?;
+        if fields
+            .insert(key.to_owned(), percent_decode(value)?)
+            .is_some()
+        {
             return Err(malformed(alloc::format!("field {key:?} given twice")));
         }
     }
     let fields = Fields { kind, fields };
     match kind {
-        kind::HELLO => Ok(Record::Hello(Hello { fields: fields.fields })),
-        kind::BEGIN => Ok(Record::Begin { operations: fields.number("operations")? }),
+        kind::HELLO => Ok(Record::Hello(Hello {
+            fields: fields.fields,
+        })),
+        kind::BEGIN => Ok(Record::Begin {
+            operations: fields.number("operations")?,
+        }),
         kind::OP => Ok(Record::Progress {
             algorithm: fields.name("alg", Algorithm::from_name)?,
             operation: fields.name("op", Operation::from_name)?,
@@ -237,8 +263,12 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
             total: fields.number("of")?,
         }),
         kind::RESULT => fields.measurement().map(Record::Result),
-        kind::END => Ok(Record::End { results: fields.number("results")? }),
-        kind::ERROR => Ok(Record::Error { message: fields.text("msg")?.to_owned() }),
+        kind::END => Ok(Record::End {
+            results: fields.number("results")?,
+        }),
+        kind::ERROR => Ok(Record::Error {
+            message: fields.text("msg")?.to_owned(),
+        }),
         other => Err(malformed(alloc::format!("unknown record kind {other:?}"))),
     }
 }
@@ -279,7 +309,8 @@ impl Fields<'_> {
 
     fn number<N: core::str::FromStr>(&self, key: &str) -> Result<N, DecodeError> {
         let text = self.text(key)?;
-        text.parse().map_err(|_| malformed(alloc::format!("{key}={text:?} is not a number")))
+        text.parse()
+            .map_err(|_| malformed(alloc::format!("{key}={text:?} is not a number")))
     }
 
     fn optional<N: core::str::FromStr>(&self, key: &str) -> Result<Option<N>, DecodeError> {
@@ -289,7 +320,11 @@ impl Fields<'_> {
         }
     }
 
-    fn name<T, E>(&self, key: &str, parse: impl Fn(&str) -> Result<T, E>) -> Result<T, DecodeError> {
+    fn name<T, E>(
+        &self,
+        key: &str,
+        parse: impl Fn(&str) -> Result<T, E>,
+    ) -> Result<T, DecodeError> {
         let text = self.text(key)?;
         parse(text).map_err(|_| malformed(alloc::format!("unknown {key} {text:?}")))
     }
@@ -368,14 +403,19 @@ mod tests {
         w.field("rustc", "rustc 1.96.0 (x=y *z) 100%").unwrap();
         w.field("ticks_per_second", 25_000_000).unwrap();
         w.field("tick_unit", "qemu-instructions/40").unwrap();
-        w.field("crates", "ml-kem@0.3.4,rand_chacha@0.10.0").unwrap();
+        w.field("crates", "ml-kem@0.3.4,rand_chacha@0.10.0")
+            .unwrap();
         w.finish().unwrap();
         assert!(!line[..line.len() - 2].contains("  "));
-        let [Event::Record(Record::Hello(hello))] = &Decoder::new().push(line.as_bytes())[..] else {
+        let [Event::Record(Record::Hello(hello))] = &Decoder::new().push(line.as_bytes())[..]
+        else {
             panic!("{line}")
         };
         assert_eq!(hello.get("rustc"), Some("rustc 1.96.0 (x=y *z) 100%"));
-        assert_eq!(hello.clock().unwrap().unit, TickUnit::QemuInstructions { per_tick: 40 });
+        assert_eq!(
+            hello.clock().unwrap().unit,
+            TickUnit::QemuInstructions { per_tick: 40 }
+        );
         assert_eq!(hello.build().crates["ml-kem"], "0.3.4");
     }
 
@@ -386,7 +426,10 @@ mod tests {
         stream[digit] = b'4';
         stream.extend_from_slice(encoded(&sample()).as_bytes());
         let events = Decoder::new().push(&stream);
-        assert!(matches!(events[0], Event::Rejected(DecodeError::BadChecksum { .. })), "{events:?}");
+        assert!(
+            matches!(events[0], Event::Rejected(DecodeError::BadChecksum { .. })),
+            "{events:?}"
+        );
         assert_eq!(events[1], Event::Record(Record::Result(sample())));
         assert_eq!(events.len(), 2);
     }
@@ -394,10 +437,13 @@ mod tests {
     #[test]
     fn a_cut_off_record_is_rejected_and_the_next_record_lands() {
         let whole = encoded(&sample());
-        let mut stream = whole[..40].as_bytes().to_vec();
+        let mut stream = whole.as_bytes()[..40].to_vec();
         stream.extend_from_slice(whole.as_bytes());
         let events = Decoder::new().push(&stream);
-        assert!(matches!(events[0], Event::Rejected(DecodeError::Truncated(_))), "{events:?}");
+        assert!(
+            matches!(events[0], Event::Rejected(DecodeError::Truncated(_))),
+            "{events:?}"
+        );
         assert_eq!(events[1], Event::Record(Record::Result(sample())));
     }
 
@@ -421,7 +467,9 @@ mod tests {
     #[test]
     fn a_newer_format_is_refused_by_name() {
         let events = Decoder::new().push(b"@pqb2 result x=1 *00000000\r\n");
-        assert!(matches!(&events[0], Event::Rejected(DecodeError::UnsupportedVersion(v)) if v == "@pqb2"));
+        assert!(
+            matches!(&events[0], Event::Rejected(DecodeError::UnsupportedVersion(v)) if v == "@pqb2")
+        );
     }
 
     #[test]
@@ -429,7 +477,10 @@ mod tests {
         let mut m = sample();
         m.min_ticks = m.max_ticks + 1;
         let events = Decoder::new().push(encoded(&m).as_bytes());
-        assert!(matches!(events[0], Event::Rejected(DecodeError::Malformed(_))), "{events:?}");
+        assert!(
+            matches!(events[0], Event::Rejected(DecodeError::Malformed(_))),
+            "{events:?}"
+        );
     }
 
     #[test]
