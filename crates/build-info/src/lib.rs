@@ -17,27 +17,36 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The crates whose versions decide the figures, as `pqbench-suite` uses them.
-pub const CRYPTO_CRATES: &[&str] = &["ml-kem", "rand_chacha"];
+pub const CRYPTO_CRATES: &[&str] = &[
+    "ml-kem",
+    "ml-dsa",
+    "rsa",
+    "p256",
+    "x25519-dalek",
+    "ed25519-dalek",
+    "aes-gcm",
+    "chacha20poly1305",
+    "sha2",
+    "sha3",
+    "shake",
+    "rand_chacha",
+];
 
 pub fn emit() {
-    let manifest =
-        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let workspace = workspace_root(&manifest);
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     let profile = profile_name(&out);
-    let lto = profile_setting(&workspace.join("Cargo.toml"), &profile, "lto")
-        .unwrap_or_else(|| "false".into());
+    let lto =
+        profile_setting(&workspace.join("Cargo.toml"), &profile, "lto").unwrap_or_else(|| "false".into());
     let lock = fs::read_to_string(workspace.join("Cargo.lock")).unwrap_or_default();
     let crates: Vec<String> = CRYPTO_CRATES
         .iter()
         .filter_map(|name| suite_dependency_version(&lock, name).map(|v| format!("{name}@{v}")))
         .collect();
     let mut features: Vec<String> = env::vars()
-        .filter_map(|(k, _)| {
-            k.strip_prefix("CARGO_FEATURE_")
-                .map(|f| f.to_lowercase().replace('_', "-"))
-        })
+        .filter_map(|(k, _)| k.strip_prefix("CARGO_FEATURE_").map(|f| f.to_lowercase().replace('_', "-")))
         .collect();
     features.sort();
 
@@ -46,22 +55,13 @@ pub fn emit() {
     set("PQBENCH_RUSTC", &rustc_version());
     set("PQBENCH_TARGET", &env::var("TARGET").unwrap_or_default());
     set("PQBENCH_PROFILE", &profile);
-    set(
-        "PQBENCH_OPT_LEVEL",
-        &env::var("OPT_LEVEL").unwrap_or_default(),
-    );
+    set("PQBENCH_OPT_LEVEL", &env::var("OPT_LEVEL").unwrap_or_default());
     set("PQBENCH_LTO", &lto);
     set("PQBENCH_FEATURES", &features.join(","));
     set("PQBENCH_CRATES", &crates.join(","));
 
-    println!(
-        "cargo:rerun-if-changed={}",
-        workspace.join("Cargo.lock").display()
-    );
-    println!(
-        "cargo:rerun-if-changed={}",
-        workspace.join("Cargo.toml").display()
-    );
+    println!("cargo:rerun-if-changed={}", workspace.join("Cargo.lock").display());
+    println!("cargo:rerun-if-changed={}", workspace.join("Cargo.toml").display());
     for git in [".git/HEAD", ".git/index"] {
         let path = workspace.join(git);
         if path.exists() {
@@ -72,22 +72,24 @@ pub fn emit() {
 }
 
 fn workspace_root(manifest: &Path) -> PathBuf {
-    manifest
-        .ancestors()
-        .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or(manifest)
-        .to_path_buf()
+    manifest.ancestors().find(|dir| dir.join("Cargo.lock").is_file()).unwrap_or(manifest).to_path_buf()
 }
 
 /// Cargo does not name the profile to build scripts, but it is the folder
-/// above `build/` in OUT_DIR (`target/<triple>/<profile>/build/...`).
+/// above `build/` in OUT_DIR (`target/<triple>/<profile>/build/...`),
+/// except that the `dev` profile's folder is `debug`.
 fn profile_name(out: &Path) -> String {
-    out.ancestors()
+    let folder = out
+        .ancestors()
         .find(|p| p.file_name().is_some_and(|n| n == "build"))
         .and_then(|build| build.parent())
         .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "unknown".into())
+        .map(|n| n.to_string_lossy().into_owned());
+    match folder.as_deref() {
+        Some("debug") => "dev".into(),
+        Some(name) => name.into(),
+        None => "unknown".into(),
+    }
 }
 
 /// A profile's setting from the workspace manifest, following `inherits`.
@@ -112,14 +114,9 @@ fn profile_setting(manifest: &Path, profile: &str, key: &str) -> Option<String> 
 /// hold other versions of it for other crates.
 fn suite_dependency_version(lock: &str, name: &str) -> Option<String> {
     let doc: toml::Table = lock.parse().ok()?;
-    let packages: Vec<&toml::Table> = doc
-        .get("package")?
-        .as_array()?
-        .iter()
-        .filter_map(|p| p.as_table())
-        .collect();
-    let named =
-        |p: &&toml::Table, wanted: &str| p.get("name").and_then(|n| n.as_str()) == Some(wanted);
+    let packages: Vec<&toml::Table> =
+        doc.get("package")?.as_array()?.iter().filter_map(|p| p.as_table()).collect();
+    let named = |p: &&toml::Table, wanted: &str| p.get("name").and_then(|n| n.as_str()) == Some(wanted);
     let suite = packages.iter().find(|p| named(p, "pqbench-suite"))?;
     // An entry is "name" when the lock holds one version, else "name version".
     let entry = suite
@@ -130,12 +127,7 @@ fn suite_dependency_version(lock: &str, name: &str) -> Option<String> {
         .find(|d| d.split(' ').next() == Some(name))?;
     match entry.split(' ').nth(1) {
         Some(version) => Some(version.to_string()),
-        None => packages
-            .iter()
-            .find(|p| named(p, name))?
-            .get("version")?
-            .as_str()
-            .map(str::to_string),
+        None => packages.iter().find(|p| named(p, name))?.get("version")?.as_str().map(str::to_string),
     }
 }
 
@@ -154,8 +146,8 @@ fn revision(workspace: &Path) -> String {
     };
     match git(&["rev-parse", "--short=12", "HEAD"]) {
         Some(rev) => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            let dirty =
+                git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
             if dirty { format!("{rev}-dirty") } else { rev }
         }
         None => "unknown".into(),
@@ -198,14 +190,8 @@ dependencies = ["ml-kem", "rand_chacha 0.10.0", "rand_core 0.10.1"]
 
     #[test]
     fn versions_are_the_suites_not_the_first_in_the_lock() {
-        assert_eq!(
-            suite_dependency_version(LOCK, "rand_chacha").as_deref(),
-            Some("0.10.0")
-        );
-        assert_eq!(
-            suite_dependency_version(LOCK, "ml-kem").as_deref(),
-            Some("0.3.4")
-        );
+        assert_eq!(suite_dependency_version(LOCK, "rand_chacha").as_deref(), Some("0.10.0"));
+        assert_eq!(suite_dependency_version(LOCK, "ml-kem").as_deref(), Some("0.3.4"));
         assert_eq!(suite_dependency_version(LOCK, "sha2"), None);
     }
 
@@ -215,22 +201,16 @@ dependencies = ["ml-kem", "rand_chacha 0.10.0", "rand_core 0.10.1"]
         fs::create_dir_all(&dir).unwrap();
         let manifest = dir.join("Cargo.toml");
         fs::write(&manifest, "[profile.release]\nlto = \"fat\"\n[profile.firmware]\ninherits = \"release\"\nopt-level = \"s\"\n").unwrap();
-        assert_eq!(
-            profile_setting(&manifest, "firmware", "lto").as_deref(),
-            Some("fat")
-        );
-        assert_eq!(
-            profile_setting(&manifest, "firmware", "opt-level").as_deref(),
-            Some("s")
-        );
+        assert_eq!(profile_setting(&manifest, "firmware", "lto").as_deref(), Some("fat"));
+        assert_eq!(profile_setting(&manifest, "firmware", "opt-level").as_deref(), Some("s"));
         assert_eq!(profile_setting(&manifest, "dev", "lto"), None);
         fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn the_profile_is_read_from_out_dir() {
-        let out =
-            Path::new("/t/cross/thumbv7em-none-eabihf/firmware/build/pqbench-firmware-0123/out");
+        let out = Path::new("/t/cross/thumbv7em-none-eabihf/firmware/build/pqbench-firmware-0123/out");
         assert_eq!(profile_name(out), "firmware");
+        assert_eq!(profile_name(Path::new("/t/debug/build/pqbench-0123/out")), "dev");
     }
 }

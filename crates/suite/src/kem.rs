@@ -1,14 +1,13 @@
 //! ML-KEM (FIPS 203) at any parameter set.
 
 use ml_kem::kem::{Decapsulate, Encapsulate, Kem};
-use pqbench_types::{Algorithm, Operation, Status};
+use pqbench_types::{Algorithm, Operation};
 
 use crate::measure::{Platform, Reporter, Session};
 
-pub(crate) fn bench<K: Kem>(
-    algorithm: Algorithm,
-    session: &mut Session<'_, impl Platform, impl Reporter>,
-) where
+#[inline(never)]
+pub(crate) fn bench<K: Kem>(algorithm: Algorithm, session: &mut Session<'_, impl Platform, impl Reporter>)
+where
     K::DecapsulationKey: Decapsulate,
 {
     let mut rng = crate::seeded_rng(algorithm);
@@ -21,17 +20,10 @@ pub(crate) fn bench<K: Kem>(
     tampered[0] ^= 1;
     let passed = dk.decapsulate(&ct) == sent && dk.decapsulate(&tampered) != sent;
     if !passed {
-        for operation in [Operation::Keygen, Operation::Encaps, Operation::Decaps] {
-            session.untimed(algorithm, operation, Status::Failed);
-        }
-        return;
+        return session.failed(algorithm);
     }
 
-    session.time(algorithm, Operation::Keygen, || {
-        K::generate_keypair_from_rng(&mut rng)
-    });
-    session.time(algorithm, Operation::Encaps, || {
-        ek.encapsulate_with_rng(&mut rng)
-    });
+    session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
+    session.time(algorithm, Operation::Encaps, || ek.encapsulate_with_rng(&mut rng));
     session.time(algorithm, Operation::Decaps, || dk.decapsulate(&ct));
 }

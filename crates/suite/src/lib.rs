@@ -7,25 +7,37 @@
 //! and how much memory was touched.
 //!
 //! Method, as pqm4 and wolfCrypt's benchmark do it:
-//! - a self-test first (for a KEM: decapsulation of an encapsulation gives
-//!   the same key); a failed self-test is reported as failed and not timed;
+//! - a self-test first: a known answer from the algorithm's standard where
+//!   one is cheap, otherwise a round trip with a tampered input that must be
+//!   rejected; a failed self-test is reported as failed and not timed;
 //! - then at least `min_iterations` and at least `min_time_ms` of timed
 //!   calls, each timed alone so min, median and max are real samples;
 //! - heap and stack peaks over those calls, relative to before the first.
 //!
 //! Inputs come from a ChaCha20 generator with a fixed seed per algorithm,
 //! so a deterministic board gives identical counts on every run.
+//! Symmetric ciphers and hashes are measured on [`THROUGHPUT_BYTES`]-byte
+//! messages and report that size, so the host can derive bytes per second.
 #![no_std]
 
+extern crate alloc;
+
+mod aead;
+pub mod calibrate;
+mod dsa;
+mod ecc;
+mod hash;
 mod kem;
 mod measure;
 pub mod probe;
+mod rsa;
 
 pub use measure::{MemoryUse, Platform, Reporter, Settings};
 
 use pqbench_types::{Algorithm, Operation};
 
-/// Every (algorithm, operation) the suite knows, in the order it runs them.
+/// Every (algorithm, operation) the suite knows, in the order it runs them:
+/// post-quantum first, then classical public-key, then symmetric and hashes.
 pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::MlKem512, Operation::Keygen),
     (Algorithm::MlKem512, Operation::Encaps),
@@ -36,7 +48,44 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::MlKem1024, Operation::Keygen),
     (Algorithm::MlKem1024, Operation::Encaps),
     (Algorithm::MlKem1024, Operation::Decaps),
+    (Algorithm::MlDsa44, Operation::Keygen),
+    (Algorithm::MlDsa44, Operation::Sign),
+    (Algorithm::MlDsa44, Operation::Verify),
+    (Algorithm::MlDsa65, Operation::Keygen),
+    (Algorithm::MlDsa65, Operation::Sign),
+    (Algorithm::MlDsa65, Operation::Verify),
+    (Algorithm::MlDsa87, Operation::Keygen),
+    (Algorithm::MlDsa87, Operation::Sign),
+    (Algorithm::MlDsa87, Operation::Verify),
+    (Algorithm::Rsa2048, Operation::Public),
+    (Algorithm::Rsa2048, Operation::Private),
+    (Algorithm::EcdsaP256, Operation::Sign),
+    (Algorithm::EcdsaP256, Operation::Verify),
+    (Algorithm::EcdhP256, Operation::Keygen),
+    (Algorithm::EcdhP256, Operation::Agree),
+    (Algorithm::X25519, Operation::Keygen),
+    (Algorithm::X25519, Operation::Agree),
+    (Algorithm::Ed25519, Operation::Keygen),
+    (Algorithm::Ed25519, Operation::Sign),
+    (Algorithm::Ed25519, Operation::Verify),
+    (Algorithm::Aes128Gcm, Operation::Encrypt),
+    (Algorithm::Aes128Gcm, Operation::Decrypt),
+    (Algorithm::Aes256Gcm, Operation::Encrypt),
+    (Algorithm::Aes256Gcm, Operation::Decrypt),
+    (Algorithm::ChaCha20Poly1305, Operation::Encrypt),
+    (Algorithm::ChaCha20Poly1305, Operation::Decrypt),
+    (Algorithm::Sha256, Operation::Hash),
+    (Algorithm::Sha512, Operation::Hash),
+    (Algorithm::Sha3_256, Operation::Hash),
+    (Algorithm::Shake128, Operation::Hash),
+    (Algorithm::Shake256, Operation::Hash),
 ];
+
+/// The message size of every throughput measurement (ciphers, hashes):
+/// about a network packet, large enough that per-call setup (key schedule,
+/// padding, finalisation) does not dominate, small enough for any board's
+/// stack.
+pub const THROUGHPUT_BYTES: usize = 1024;
 
 /// Whether the suite can measure this algorithm.
 pub fn supports(algorithm: Algorithm) -> bool {
@@ -64,10 +113,38 @@ pub fn run<P: Platform, R: Reporter>(
             continue;
         }
         last = Some(algorithm);
+        // Each arm's function is `#[inline(never)]`: its keys and buffers
+        // then take stack only while that algorithm runs, instead of every
+        // algorithm's adding up in this frame under the timed operations
+        // (21 KB of a small board's 64 KB when they were all inlined).
         match algorithm {
             Algorithm::MlKem512 => kem::bench::<ml_kem::MlKem512>(algorithm, &mut session),
             Algorithm::MlKem768 => kem::bench::<ml_kem::MlKem768>(algorithm, &mut session),
             Algorithm::MlKem1024 => kem::bench::<ml_kem::MlKem1024>(algorithm, &mut session),
+            Algorithm::MlDsa44 => dsa::bench::<ml_dsa::MlDsa44>(algorithm, &mut session),
+            Algorithm::MlDsa65 => dsa::bench::<ml_dsa::MlDsa65>(algorithm, &mut session),
+            Algorithm::MlDsa87 => dsa::bench::<ml_dsa::MlDsa87>(algorithm, &mut session),
+            Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
+            Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
+            Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),
+            Algorithm::X25519 => ecc::x25519(algorithm, &mut session),
+            Algorithm::Ed25519 => ecc::ed25519(algorithm, &mut session),
+            Algorithm::Aes128Gcm => {
+                aead::bench::<aes_gcm::Aes128Gcm>(algorithm, &mut session, &aead::AES_128_GCM)
+            }
+            Algorithm::Aes256Gcm => {
+                aead::bench::<aes_gcm::Aes256Gcm>(algorithm, &mut session, &aead::AES_256_GCM)
+            }
+            Algorithm::ChaCha20Poly1305 => aead::bench::<chacha20poly1305::ChaCha20Poly1305>(
+                algorithm,
+                &mut session,
+                &aead::CHACHA20_POLY1305,
+            ),
+            Algorithm::Sha256 => hash::digest::<sha2::Sha256>(algorithm, &mut session, &hash::SHA_256),
+            Algorithm::Sha512 => hash::digest::<sha2::Sha512>(algorithm, &mut session, &hash::SHA_512),
+            Algorithm::Sha3_256 => hash::digest::<sha3::Sha3_256>(algorithm, &mut session, &hash::SHA3_256),
+            Algorithm::Shake128 => hash::xof::<shake::Shake128>(algorithm, &mut session, &hash::SHAKE128),
+            Algorithm::Shake256 => hash::xof::<shake::Shake256>(algorithm, &mut session, &hash::SHAKE256),
             // CATALOGUE names only the algorithms above.
             _ => {}
         }
@@ -84,6 +161,57 @@ pub(crate) fn seeded_rng(algorithm: Algorithm) -> rand_chacha::ChaCha20Rng {
     let name = algorithm.as_str().as_bytes();
     seed[..name.len().min(32)].copy_from_slice(&name[..name.len().min(32)]);
     rand_chacha::ChaCha20Rng::from_seed(seed)
+}
+
+/// Whether a self-test's output is the standard's known answer.
+///
+/// Under test, a hook (`tests::corrupt_known_answers`) makes the expected
+/// value wrong by one bit, as a broken implementation would look.
+pub(crate) fn known_answer(algorithm: Algorithm, actual: &[u8], expected: &[u8]) -> bool {
+    #[cfg(test)]
+    if tests::known_answers_corrupted(algorithm) {
+        let mut corrupted = alloc::vec::Vec::from(expected);
+        if let Some(first) = corrupted.first_mut() {
+            *first ^= 1;
+        }
+        return actual == corrupted.as_slice();
+    }
+    #[cfg(not(test))]
+    let _ = algorithm; // only the test hook reads it
+    actual == expected
+}
+
+/// A signature self-test: `signature` verifies for `message` and not for
+/// the message with one bit flipped.
+pub(crate) fn verifies_only<S>(
+    verifier: &impl ml_dsa::signature::Verifier<S>,
+    message: &[u8; 32],
+    signature: &S,
+) -> bool {
+    let mut tampered = *message;
+    tampered[0] ^= 1;
+    verifier.verify(message, signature).is_ok() && verifier.verify(&tampered, signature).is_err()
+}
+
+/// Bytes from hex text, for known answers. Used only in `const` items, so
+/// it runs at compile time: a malformed vector is a build error.
+pub(crate) const fn hex<const N: usize>(text: &str) -> [u8; N] {
+    const fn nibble(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            _ => panic!("not lower-case hex"),
+        }
+    }
+    let text = text.as_bytes();
+    assert!(text.len() == 2 * N, "hex text of the wrong length");
+    let mut bytes = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        bytes[i] = (nibble(text[2 * i]) << 4) | nibble(text[2 * i + 1]);
+        i += 1;
+    }
+    bytes
 }
 
 #[cfg(test)]

@@ -43,10 +43,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings {
-            min_iterations: 10,
-            min_time_ms: 1000,
-        }
+        Settings { min_iterations: 10, min_time_ms: 1000 }
     }
 }
 
@@ -67,14 +64,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         samples: &'a mut [u64],
         total: u32,
     ) -> Self {
-        Session {
-            platform,
-            reporter,
-            settings: *settings,
-            samples,
-            index: 0,
-            total,
-        }
+        Session { platform, reporter, settings: *settings, samples, index: 0, total }
     }
 
     pub(crate) fn reported(&self) -> u32 {
@@ -83,22 +73,47 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
 
     fn announce(&mut self, algorithm: Algorithm, operation: Operation) {
         self.index += 1;
-        self.reporter
-            .progress(algorithm, operation, self.index, self.total);
+        self.reporter.progress(algorithm, operation, self.index, self.total);
     }
 
     /// Reports an operation that was not timed, with why.
     pub(crate) fn untimed(&mut self, algorithm: Algorithm, operation: Operation, status: Status) {
         self.announce(algorithm, operation);
-        self.reporter
-            .result(&Measurement::untimed(algorithm, operation, status));
+        self.reporter.result(&Measurement::untimed(algorithm, operation, status));
+    }
+
+    /// Reports every operation of `algorithm` as failed, untimed: its
+    /// self-test did not pass, so no figure of it could be trusted.
+    pub(crate) fn failed(&mut self, algorithm: Algorithm) {
+        for &(a, operation) in crate::CATALOGUE {
+            if a == algorithm {
+                self.untimed(algorithm, operation, Status::Failed);
+            }
+        }
     }
 
     /// Times `call` and reports the measurement.
-    pub(crate) fn time<T>(
+    pub(crate) fn time<T>(&mut self, algorithm: Algorithm, operation: Operation, call: impl FnMut() -> T) {
+        self.measure(algorithm, operation, None, call);
+    }
+
+    /// Times `call`, which processes `bytes` of input each time, and
+    /// reports the measurement with its throughput size.
+    pub(crate) fn throughput<T>(
         &mut self,
         algorithm: Algorithm,
         operation: Operation,
+        bytes: u32,
+        call: impl FnMut() -> T,
+    ) {
+        self.measure(algorithm, operation, Some(bytes), call);
+    }
+
+    fn measure<T>(
+        &mut self,
+        algorithm: Algorithm,
+        operation: Operation,
+        bytes_per_op: Option<u32>,
         mut call: impl FnMut() -> T,
     ) {
         self.announce(algorithm, operation);
@@ -110,6 +125,11 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         let mut done = 0usize;
         let mut total = 0u64;
         while done < self.samples.len() && (done < min_iterations || total < min_ticks) {
+            // Hiding the closure (and so everything it captures) from the
+            // optimiser keeps a pure call on unchanging inputs (a hash, a
+            // verification) from being hoisted out of the loop or its
+            // output stores from being dropped.
+            let call = black_box(&mut call);
             let start = self.platform.now();
             // Dropping the output inside the timed window is part of the
             // operation's cost (zeroising keys), as it is for a caller.
@@ -136,6 +156,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
                 heap_bytes: memory.heap_bytes,
                 heap_allocs: memory.heap_allocs,
                 stack_bytes: memory.stack_bytes,
+                bytes_per_op,
                 ..Measurement::untimed(algorithm, operation, Status::Ok)
             }
         };

@@ -58,14 +58,8 @@ impl HeapCounter {
 
     /// Peak bytes and peak live allocations since `open_window`, above its baseline.
     pub fn close_window(&self) -> (Option<u32>, Option<u32>) {
-        let bytes = self
-            .peak_bytes
-            .load(Relaxed)
-            .saturating_sub(self.base_bytes.load(Relaxed));
-        let allocs = self
-            .peak_live
-            .load(Relaxed)
-            .saturating_sub(self.base_live.load(Relaxed));
+        let bytes = self.peak_bytes.load(Relaxed).saturating_sub(self.base_bytes.load(Relaxed));
+        let allocs = self.peak_live.load(Relaxed).saturating_sub(self.base_live.load(Relaxed));
         (u32::try_from(bytes).ok(), u32::try_from(allocs).ok())
     }
 }
@@ -147,10 +141,6 @@ mod tests {
         assert_eq!(unsafe { stack_used(bottom, top) }, Some(56 * 4));
         region[0] = 7;
         // SAFETY: as above.
-        assert_eq!(
-            unsafe { stack_used(bottom, top) },
-            None,
-            "overflowed to the bottom"
-        );
+        assert_eq!(unsafe { stack_used(bottom, top) }, None, "overflowed to the bottom");
     }
 }

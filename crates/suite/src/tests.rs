@@ -1,9 +1,28 @@
 extern crate std;
+use std::cell::Cell;
 use std::vec::Vec;
 
-use pqbench_types::{Clock, Measurement, Status, TickUnit};
+use pqbench_types::{Clock, Family, Measurement, Status, TickUnit};
 
 use super::*;
+
+std::thread_local! {
+    /// The algorithm whose known answers are corrupted on this test's thread.
+    static CORRUPTED: Cell<Option<Algorithm>> = const { Cell::new(None) };
+}
+
+/// The hook behind [`crate::known_answer`].
+pub(crate) fn known_answers_corrupted(algorithm: Algorithm) -> bool {
+    CORRUPTED.with(|c| c.get() == Some(algorithm))
+}
+
+/// Runs `body` with `algorithm`'s known answers off by one bit.
+fn corrupt_known_answers<T>(algorithm: Algorithm, body: impl FnOnce() -> T) -> T {
+    CORRUPTED.with(|c| c.set(Some(algorithm)));
+    let out = body();
+    CORRUPTED.with(|c| c.set(None));
+    out
+}
 
 /// A clock that advances a fixed step per reading, and memory probes that
 /// report what they were told: enough to check the suite's own arithmetic.
@@ -15,10 +34,7 @@ struct SteppingPlatform {
 
 impl Platform for SteppingPlatform {
     fn clock(&self) -> Clock {
-        Clock {
-            ticks_per_second: 1000,
-            unit: TickUnit::Nanoseconds,
-        }
+        Clock { ticks_per_second: 1000, unit: TickUnit::Nanoseconds }
     }
     fn now(&mut self) -> u64 {
         self.ticks += self.step;
@@ -28,11 +44,7 @@ impl Platform for SteppingPlatform {
         self.memory_windows += 1;
     }
     fn memory_stop(&mut self) -> MemoryUse {
-        MemoryUse {
-            heap_bytes: Some(64),
-            heap_allocs: Some(1),
-            stack_bytes: None,
-        }
+        MemoryUse { heap_bytes: Some(64), heap_allocs: Some(1), stack_bytes: None }
     }
 }
 
@@ -59,40 +71,28 @@ impl Reporter for Collected {
     }
 }
 
-fn run_ml_kem_768(settings: Settings, samples: &mut [u64]) -> (SteppingPlatform, Collected) {
-    let mut platform = SteppingPlatform {
-        ticks: 0,
-        step: 5,
-        memory_windows: 0,
-    };
+fn run_selected(
+    settings: Settings,
+    samples: &mut [u64],
+    selected: impl Fn(Algorithm) -> bool,
+) -> (SteppingPlatform, Collected) {
+    let mut platform = SteppingPlatform { ticks: 0, step: 5, memory_windows: 0 };
     let mut collected = Collected::default();
-    run(
-        &mut platform,
-        &mut collected,
-        &settings,
-        |a| a == Algorithm::MlKem768,
-        samples,
-    );
+    run(&mut platform, &mut collected, &settings, selected, samples);
     (platform, collected)
+}
+
+fn run_ml_kem_768(settings: Settings, samples: &mut [u64]) -> (SteppingPlatform, Collected) {
+    run_selected(settings, samples, |a| a == Algorithm::MlKem768)
 }
 
 #[test]
 fn ml_kem_768_reports_three_timed_operations_in_order() {
-    let (platform, got) = run_ml_kem_768(
-        Settings {
-            min_iterations: 4,
-            min_time_ms: 0,
-        },
-        &mut [0; 16],
-    );
+    let (platform, got) = run_ml_kem_768(Settings { min_iterations: 4, min_time_ms: 0 }, &mut [0; 16]);
     assert_eq!(got.begun, Some(3));
     assert_eq!(got.ended, Some(3));
     assert_eq!(platform.memory_windows, 3);
-    let ops: Vec<_> = got
-        .results
-        .iter()
-        .map(|m| (m.algorithm, m.operation, m.status))
-        .collect();
+    let ops: Vec<_> = got.results.iter().map(|m| (m.algorithm, m.operation, m.status)).collect();
     assert_eq!(
         ops,
         [
@@ -101,16 +101,10 @@ fn ml_kem_768_reports_three_timed_operations_in_order() {
             (Algorithm::MlKem768, Operation::Decaps, Status::Ok),
         ]
     );
-    assert_eq!(
-        got.progress[2],
-        (Algorithm::MlKem768, Operation::Decaps, 3, 3)
-    );
+    assert_eq!(got.progress[2], (Algorithm::MlKem768, Operation::Decaps, 3, 3));
     for m in &got.results {
         // Each call is timed between two readings of the stepping clock.
-        assert_eq!(
-            (m.iterations, m.total_ticks, m.min_ticks, m.max_ticks),
-            (4, 20, 5, 5)
-        );
+        assert_eq!((m.iterations, m.total_ticks, m.min_ticks, m.max_ticks), (4, 20, 5, 5));
         assert_eq!(m.heap_bytes, Some(64));
         assert!(m.is_consistent());
     }
@@ -119,36 +113,16 @@ fn ml_kem_768_reports_three_timed_operations_in_order() {
 #[test]
 fn minimum_time_extends_iterations_up_to_the_sample_capacity() {
     // 1000 ticks per second: 50 ms is 50 ticks, 10 calls of 5 ticks.
-    let (_, got) = run_ml_kem_768(
-        Settings {
-            min_iterations: 1,
-            min_time_ms: 50,
-        },
-        &mut [0; 64],
-    );
-    assert!(
-        got.results.iter().all(|m| m.iterations == 10),
-        "{:?}",
-        got.results
-    );
-    let (_, got) = run_ml_kem_768(
-        Settings {
-            min_iterations: 1,
-            min_time_ms: 50,
-        },
-        &mut [0; 6],
-    );
+    let (_, got) = run_ml_kem_768(Settings { min_iterations: 1, min_time_ms: 50 }, &mut [0; 64]);
+    assert!(got.results.iter().all(|m| m.iterations == 10), "{:?}", got.results);
+    let (_, got) = run_ml_kem_768(Settings { min_iterations: 1, min_time_ms: 50 }, &mut [0; 6]);
     assert!(got.results.iter().all(|m| m.iterations == 6));
 }
 
 #[test]
 fn no_sample_room_is_skipped_not_faked() {
     let (_, got) = run_ml_kem_768(Settings::default(), &mut []);
-    assert!(
-        got.results
-            .iter()
-            .all(|m| m.status == Status::Skipped && m.iterations == 0)
-    );
+    assert!(got.results.iter().all(|m| m.status == Status::Skipped && m.iterations == 0));
 }
 
 #[test]
@@ -160,4 +134,127 @@ fn median_is_a_measured_sample() {
 
 fn measure_median(sorted: &[u64]) -> u64 {
     measure::median(sorted)
+}
+
+const QUICK: Settings = Settings { min_iterations: 2, min_time_ms: 0 };
+
+/// The algorithms whose self-test compares with a published known answer.
+const WITH_KNOWN_ANSWERS: &[Algorithm] = &[
+    Algorithm::X25519,
+    Algorithm::Ed25519,
+    Algorithm::Aes128Gcm,
+    Algorithm::Aes256Gcm,
+    Algorithm::ChaCha20Poly1305,
+    Algorithm::Sha256,
+    Algorithm::Sha512,
+    Algorithm::Sha3_256,
+    Algorithm::Shake128,
+    Algorithm::Shake256,
+];
+
+fn is_throughput(algorithm: Algorithm) -> bool {
+    matches!(algorithm.family(), Family::Symmetric | Family::Hash)
+}
+
+#[test]
+fn every_catalogue_entry_is_reported_ok_in_catalogue_order() {
+    let (platform, got) = run_selected(QUICK, &mut [0; 8], |_| true);
+    let total = CATALOGUE.len() as u32;
+    assert_eq!((got.begun, got.ended), (Some(total), Some(total)));
+    assert_eq!(platform.memory_windows, total, "one window per timed operation");
+    let reported: Vec<_> = got.results.iter().map(|m| (m.algorithm, m.operation)).collect();
+    assert_eq!(reported, CATALOGUE);
+    for (index, m) in got.results.iter().enumerate() {
+        assert_eq!(m.status, Status::Ok, "{} {}", m.algorithm, m.operation);
+        assert_eq!((m.iterations, m.total_ticks, m.min_ticks, m.max_ticks), (2, 10, 5, 5));
+        assert!(m.is_consistent(), "{m:?}");
+        assert_eq!(got.progress[index], (m.algorithm, m.operation, index as u32 + 1, total));
+    }
+}
+
+#[test]
+fn catalogue_lists_each_operation_once_and_each_algorithm_together() {
+    for (i, entry) in CATALOGUE.iter().enumerate() {
+        assert!(!CATALOGUE[i + 1..].contains(entry), "{entry:?} twice");
+    }
+    // `run` dispatches an algorithm once, at its first entry: its operations
+    // must be adjacent for the report to follow the catalogue.
+    for (i, &(algorithm, _)) in CATALOGUE.iter().enumerate().skip(1) {
+        if CATALOGUE[i - 1].0 != algorithm {
+            assert!(!CATALOGUE[..i].iter().any(|&(a, _)| a == algorithm), "{algorithm} split");
+        }
+    }
+}
+
+#[test]
+fn throughput_results_carry_the_message_size_and_others_none() {
+    let (_, got) = run_selected(QUICK, &mut [0; 8], is_throughput);
+    assert_eq!(got.results.len(), 11);
+    for m in &got.results {
+        assert_eq!(m.status, Status::Ok);
+        assert_eq!(m.bytes_per_op, Some(1024), "{} {}", m.algorithm, m.operation);
+    }
+    let (_, got) = run_selected(QUICK, &mut [0; 8], |a| matches!(a, Algorithm::X25519 | Algorithm::MlKem512));
+    assert_eq!(got.results.len(), 5);
+    assert!(got.results.iter().all(|m| m.status == Status::Ok && m.bytes_per_op.is_none()));
+}
+
+#[test]
+fn a_corrupted_known_answer_fails_every_operation_untimed() {
+    for &algorithm in WITH_KNOWN_ANSWERS {
+        // SHA-256 runs beside it, to show the hook touches one algorithm.
+        let beside = if algorithm == Algorithm::Sha256 { Algorithm::Sha512 } else { Algorithm::Sha256 };
+        let (platform, got) = corrupt_known_answers(algorithm, || {
+            run_selected(QUICK, &mut [0; 8], |a| a == algorithm || a == beside)
+        });
+        assert_eq!(platform.memory_windows, 1, "{algorithm}: only the other one was timed");
+        let operations = CATALOGUE.iter().filter(|&&(a, _)| a == algorithm).count();
+        let failed: Vec<_> = got.results.iter().filter(|m| m.algorithm == algorithm).collect();
+        assert_eq!(failed.len(), operations, "{algorithm}");
+        for m in failed {
+            assert_eq!(*m, Measurement::untimed(algorithm, m.operation, Status::Failed));
+        }
+        let other = got.results.iter().find(|m| m.algorithm == beside);
+        assert_eq!(other.map(|m| m.status), Some(Status::Ok), "{algorithm}");
+    }
+}
+
+#[test]
+fn round_trip_self_tests_reject_a_mismatched_key() {
+    use ::rsa::pkcs1::DecodeRsaPrivateKey;
+    use ::rsa::traits::PublicKeyParts;
+    use ml_dsa::signature::{Keypair, RandomizedSigner};
+    use p256::elliptic_curve::Generate;
+    use rand_core::Rng;
+
+    let mut rng = seeded_rng(Algorithm::MlDsa44);
+    let mut message = [0u8; 32];
+    rng.fill_bytes(&mut message);
+
+    let key = ml_dsa::SigningKey::<ml_dsa::MlDsa44>::generate_from_rng(&mut rng);
+    let other = ml_dsa::SigningKey::<ml_dsa::MlDsa44>::generate_from_rng(&mut rng);
+    let signer = dsa::expanded(&key);
+    assert!(dsa::self_test(&signer, &key.verifying_key(), &message, &mut rng).is_some());
+    assert!(dsa::self_test(&signer, &other.verifying_key(), &message, &mut rng).is_none());
+
+    let key = p256::ecdsa::SigningKey::generate_from_rng(&mut rng);
+    let other = p256::ecdsa::SigningKey::generate_from_rng(&mut rng);
+    let signature: p256::ecdsa::Signature = key.sign_with_rng(&mut rng, &message);
+    assert!(verifies_only(key.verifying_key(), &message, &signature));
+    assert!(!verifies_only(other.verifying_key(), &message, &signature));
+
+    // The test key's modulus with the wrong public exponent.
+    let key = ::rsa::PrivateKey::from_pkcs1_der(include_bytes!("keys/rsa2048-priv.der"))
+        .expect("the embedded key parses");
+    let public = key.to_public_key();
+    let wrong = ::rsa::PublicKey::new(public.n().as_ref().clone(), ::rsa::BoxedUint::from(3u32))
+        .expect("a well-formed public key");
+    assert!(rsa::self_test(&key, &public, &message, &mut rng).is_some());
+    assert!(rsa::self_test(&key, &wrong, &message, &mut rng).is_none());
+}
+
+#[test]
+fn hex_reads_known_answers() {
+    const BYTES: [u8; 4] = hex("00a1ff7e");
+    assert_eq!(BYTES, [0x00, 0xa1, 0xff, 0x7e]);
 }
