@@ -5,23 +5,16 @@ use std::env;
 use std::fs;
 use std::path::PathBuf;
 
-const BOARDS: &[&str] = &["mps2-an386"];
+const BOARDS: &[&str] = &["mps2-an386", "netduinoplus2", "nucleo-f446ze", "nucleo-f439zi", "b-u585i-iot02a"];
 
 fn main() {
-    let manifest =
-        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     let enabled: Vec<&str> = BOARDS
         .iter()
         .copied()
-        .filter(|b| {
-            env::var_os(format!(
-                "CARGO_FEATURE_{}",
-                b.to_uppercase().replace('-', "_")
-            ))
-            .is_some()
-        })
+        .filter(|b| env::var_os(format!("CARGO_FEATURE_{}", b.to_uppercase().replace('-', "_"))).is_some())
         .collect();
     let [board] = enabled.as_slice() else {
         panic!("enable exactly one board feature of {BOARDS:?}, got {enabled:?}");

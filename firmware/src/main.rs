@@ -26,14 +26,10 @@ fn main() -> ! {
     let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
     let mut board = Board::init(core);
     memory::init_heap();
-    let samples = cortex_m::singleton!(: [u64; MAX_SAMPLES] = [0; MAX_SAMPLES])
-        .expect("samples are taken once");
+    let samples =
+        cortex_m::singleton!(: [u64; MAX_SAMPLES] = [0; MAX_SAMPLES]).expect("samples are taken once");
 
-    let _ = writeln!(
-        board.serial(),
-        "pqbench firmware on {}: send 'hello' or 'run'\r",
-        board::ID
-    );
+    let _ = writeln!(board.serial(), "pqbench firmware on {}: send 'hello' or 'run'\r", board::ID);
     let mut line = [0u8; 128];
     loop {
         let len = board.serial().read_line(&mut line);
@@ -43,21 +39,17 @@ fn main() -> ! {
         };
         match Command::parse(text) {
             Ok(Command::Hello) => report::hello(board.serial()),
+            Ok(Command::Calibrate) => {
+                let (platform, serial) = board.start_run();
+                let calibration = pqbench_suite::calibrate::calibrate(platform);
+                report::calibration(serial, &calibration);
+            }
             Ok(Command::Run(run)) => {
                 report::hello(board.serial());
-                let settings = Settings {
-                    min_iterations: run.min_iterations,
-                    min_time_ms: run.min_time_ms,
-                };
+                let settings = Settings { min_iterations: run.min_iterations, min_time_ms: run.min_time_ms };
                 let (platform, serial) = board.start_run();
                 let mut reporter = report::SerialReporter(serial);
-                pqbench_suite::run(
-                    platform,
-                    &mut reporter,
-                    &settings,
-                    |a| run.includes(a),
-                    samples,
-                );
+                pqbench_suite::run(platform, &mut reporter, &settings, |a| run.includes(a), samples);
             }
             Err(_) if text.trim().is_empty() => {}
             Err(error) => report::error(board.serial(), error.as_str()),
@@ -102,10 +94,7 @@ mod heapless_message {
 
     impl Message {
         pub const fn new() -> Self {
-            Message {
-                bytes: [0; 160],
-                len: 0,
-            }
+            Message { bytes: [0; 160], len: 0 }
         }
 
         pub fn as_str(&self) -> &str {

@@ -6,16 +6,13 @@ use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicUsize, Ordering};
 
 use embedded_alloc::LlffHeap;
-use pqbench_suite::MemoryUse;
 use pqbench_suite::probe::{self, HeapCounter};
+use pqbench_suite::{MemoryBudget, MemoryUse};
 
 use crate::boards::board;
 
 #[global_allocator]
-static HEAP: CountingHeap = CountingHeap {
-    inner: LlffHeap::empty(),
-    counter: HeapCounter::new(),
-};
+static HEAP: CountingHeap = CountingHeap { inner: LlffHeap::empty(), counter: HeapCounter::new() };
 
 struct CountingHeap {
     inner: LlffHeap,
@@ -40,8 +37,7 @@ unsafe impl GlobalAlloc for CountingHeap {
 }
 
 pub fn init_heap() {
-    static mut ARENA: [MaybeUninit<u8>; board::HEAP_BYTES] =
-        [MaybeUninit::uninit(); board::HEAP_BYTES];
+    static mut ARENA: [MaybeUninit<u8>; board::HEAP_BYTES] = [MaybeUninit::uninit(); board::HEAP_BYTES];
     // SAFETY: called once, before the first allocation; nothing else names ARENA.
     unsafe { HEAP.inner.init(&raw mut ARENA as usize, board::HEAP_BYTES) }
 }
@@ -75,11 +71,13 @@ pub fn start() {
 pub fn stop() -> MemoryUse {
     let (heap_bytes, heap_allocs) = HEAP.counter.close_window();
     // SAFETY: the range `start` painted.
-    let stack_bytes =
-        unsafe { probe::stack_used(stack_bottom(), PAINT_TOP.load(Ordering::Relaxed)) };
-    MemoryUse {
-        heap_bytes,
-        heap_allocs,
-        stack_bytes,
-    }
+    let stack_bytes = unsafe { probe::stack_used(stack_bottom(), PAINT_TOP.load(Ordering::Relaxed)) };
+    MemoryUse { heap_bytes, heap_allocs, stack_bytes }
+}
+
+/// The stack free below the caller and the heap not in use.
+pub fn budget() -> MemoryBudget {
+    let stack = (cortex_m::register::msp::read() as usize).saturating_sub(stack_bottom());
+    let heap = board::HEAP_BYTES.saturating_sub(HEAP.counter.in_use());
+    MemoryBudget { stack: stack as u32, heap: heap as u32 }
 }

@@ -3,6 +3,7 @@
 use core::fmt::Write;
 
 use pqbench_suite::Reporter;
+use pqbench_suite::calibrate::{self, Calibration};
 use pqbench_types::{Algorithm, Measurement, Operation};
 use pqbench_wire::{RecordWriter, kind, write_measurement};
 
@@ -12,10 +13,7 @@ use crate::boards::{Serial, board};
 pub fn hello(serial: &mut Serial) {
     let _ = (|| {
         let mut r = RecordWriter::begin(serial, kind::HELLO)?;
-        r.field(
-            "fw",
-            concat!("pqbench-firmware/", env!("CARGO_PKG_VERSION")),
-        )?;
+        r.field("fw", concat!("pqbench-firmware/", env!("CARGO_PKG_VERSION")))?;
         r.field("board", board::ID)?;
         r.field("mcu", board::MCU)?;
         r.field("core", board::CORE)?;
@@ -33,6 +31,17 @@ pub fn hello(serial: &mut Serial) {
         r.field("crates", env!("PQBENCH_CRATES"))?;
         r.finish()
     })();
+}
+
+pub fn calibration(serial: &mut Serial, calibration: &Calibration) {
+    let _ = RecordWriter::begin(serial, kind::CALIBRATION).and_then(|mut r| {
+        r.field("stack_buffer", calibrate::STACK_BUFFER)?;
+        r.optional("stack", calibration.stack.stack_bytes)?;
+        r.field("heap_buffer", calibrate::HEAP_BUFFER)?;
+        r.optional("heap", calibration.heap.heap_bytes)?;
+        r.optional("allocs", calibration.heap.heap_allocs)?;
+        r.finish()
+    });
 }
 
 pub fn error(serial: &mut impl Write, message: &str) {

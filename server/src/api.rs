@@ -36,10 +36,7 @@ pub struct ApiError {
 
 impl ApiError {
     fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError {
-            status,
-            message: message.into(),
-        }
+        ApiError { status, message: message.into() }
     }
 }
 
@@ -52,10 +49,7 @@ impl IntoResponse for ApiError {
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         tracing::error!("store: {e}");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the database failed; see the server log",
-        )
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the database failed; see the server log")
     }
 }
 
@@ -99,10 +93,7 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
         .route("/runs/{id}/results", get(get_results))
         .route("/uploads", post(upload))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint") })
-        .layer(middleware::from_fn_with_state(
-            token.map(Arc::new),
-            require_token_for_writes,
-        ))
+        .layer(middleware::from_fn_with_state(token.map(Arc::new), require_token_for_writes))
         .with_state(state);
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     Router::new()
@@ -130,10 +121,7 @@ async fn require_token_for_writes(
     request: Request,
     next: Next,
 ) -> Response {
-    let writes = !matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    );
+    let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if let (true, Some(token)) = (writes, token) {
         let given = request
             .headers()
@@ -141,11 +129,8 @@ async fn require_token_for_writes(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if given != Some(token.as_str()) {
-            return ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "this server needs a token to write",
-            )
-            .into_response();
+            return ApiError::new(StatusCode::UNAUTHORIZED, "this server needs a token to write")
+                .into_response();
         }
     }
     next.run(request).await
@@ -191,10 +176,7 @@ async fn list_runs(
     let Query(query) = query?;
     let limit = query.limit.unwrap_or(50);
     if !(1..=MAX_RUNS_PAGE).contains(&limit) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("limit must be 1 to {MAX_RUNS_PAGE}"),
-        ));
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, format!("limit must be 1 to {MAX_RUNS_PAGE}")));
     }
     Ok(Json(state.store.runs(query.board.as_deref(), limit).await?))
 }
@@ -212,8 +194,7 @@ async fn get_run(
 ) -> ApiResult<Json<pqbench_types::Run>> {
     let id = run_id(&id)?;
     let run = state.store.run(id).await?;
-    run.map(Json)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no run {id}")))
+    run.map(Json).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no run {id}")))
 }
 
 async fn get_results(
@@ -234,9 +215,6 @@ async fn upload(
     let Json(body) = body?;
     let (run, clock) =
         upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    let id = state
-        .store
-        .insert_finished_run(&run, &clock, &body.measurements)
-        .await?;
+    let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }

@@ -19,21 +19,33 @@ pub struct EmulatedBoard {
     pub id: &'static str,
     pub name: &'static str,
     pub machine: &'static str,
-    pub cpu: &'static str,
+    /// `-cpu`, for machines that take one.
+    pub cpu: Option<&'static str>,
     /// `-serial` options in UART order; the one given as `pty` is the console.
     pub serials: &'static [&'static str],
     /// File name of the firmware image under the firmware directory.
     pub image: &'static str,
 }
 
-pub const EMULATED: &[EmulatedBoard] = &[EmulatedBoard {
-    id: "qemu-mps2-an386",
-    name: "Cortex-M4 on QEMU mps2-an386 (emulated; times are instruction counts)",
-    machine: "mps2-an386",
-    cpu: "cortex-m4",
-    serials: &["pty"],
-    image: "mps2-an386.elf",
-}];
+pub const EMULATED: &[EmulatedBoard] = &[
+    EmulatedBoard {
+        id: "qemu-mps2-an386",
+        name: "Cortex-M4 on QEMU mps2-an386 (emulated; times are instruction counts)",
+        machine: "mps2-an386",
+        cpu: Some("cortex-m4"),
+        serials: &["pty"],
+        image: "mps2-an386.elf",
+    },
+    EmulatedBoard {
+        id: "qemu-netduinoplus2",
+        name: "STM32F405 on QEMU netduinoplus2 (emulated, 128 KiB RAM; USART3 as on a NUCLEO)",
+        machine: "netduinoplus2",
+        cpu: None,
+        // USART3 is the console, as on NUCLEO-144 boards.
+        serials: &["null", "null", "pty"],
+        image: "netduinoplus2.elf",
+    },
+];
 
 const QEMU: &str = "qemu-system-arm";
 
@@ -50,10 +62,7 @@ pub enum BoardError {
     #[error("starting QEMU: {0}")]
     Qemu(String),
     #[error("opening serial port {path}: {source}")]
-    Serial {
-        path: String,
-        source: tokio_serial::Error,
-    },
+    Serial { path: String, source: tokio_serial::Error },
 }
 
 /// The boards, and which of them are running now.
@@ -78,10 +87,7 @@ impl Drop for Reservation {
 
 impl Boards {
     pub fn new(firmware_dir: PathBuf) -> Self {
-        Boards {
-            firmware_dir,
-            busy: Arc::default(),
-        }
+        Boards { firmware_dir, busy: Arc::default() }
     }
 
     fn image(&self, board: &EmulatedBoard) -> PathBuf {
@@ -121,14 +127,8 @@ impl Boards {
     }
 
     /// Takes the board for a run, or says why not.
-    pub fn reserve(
-        &self,
-        id: &str,
-    ) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
-        let board = EMULATED
-            .iter()
-            .find(|b| b.id == id)
-            .ok_or_else(|| BoardError::Unknown(id.into()))?;
+    pub fn reserve(&self, id: &str) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
+        let board = EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
         let image = self.image(board);
         if !image.is_file() {
             return Err(BoardError::MissingImage(image));
@@ -140,21 +140,12 @@ impl Boards {
         if !busy.insert(id.to_string()) {
             return Err(BoardError::Busy(id.into()));
         }
-        Ok((
-            Reservation {
-                id: id.into(),
-                busy: self.busy.clone(),
-            },
-            board,
-            image,
-        ))
+        Ok((Reservation { id: id.into(), busy: self.busy.clone() }, board, image))
     }
 }
 
 fn find_on_path(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(program)).find(|p| p.is_file())
 }
 
 /// A running QEMU and the pseudo-terminal of its console UART.
@@ -168,9 +159,11 @@ impl Emulator {
     /// shift=0` makes every run of one image count the same ticks.
     pub async fn start(board: &EmulatedBoard, image: &Path) -> Result<Emulator, BoardError> {
         let mut command = Command::new(QEMU);
-        command
-            .args(["-machine", board.machine, "-cpu", board.cpu])
-            .args(["-nographic", "-monitor", "none", "-icount", "shift=0"]);
+        command.args(["-machine", board.machine]);
+        if let Some(cpu) = board.cpu {
+            command.args(["-cpu", cpu]);
+        }
+        command.args(["-nographic", "-monitor", "none", "-icount", "shift=0"]);
         for serial in board.serials {
             command.args(["-serial", serial]);
         }
@@ -181,21 +174,13 @@ impl Emulator {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        let mut child = command
-            .spawn()
-            .map_err(|e| BoardError::Qemu(e.to_string()))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
-        let stderr = child
-            .stderr
-            .take()
-            .ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
+        let mut child = command.spawn().map_err(|e| BoardError::Qemu(e.to_string()))?;
+        let stdout = child.stdout.take().ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
+        let stderr = child.stderr.take().ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
         let mut lines = BufReader::new(stdout).lines();
 
-        // QEMU names the pty of each `-serial pty` in order; the console is
-        // the first, as only the console UART is given as a pty.
+        // QEMU names the pty of each `-serial pty`; only the console UART is
+        // given as a pty, so the first named is the console.
         let console = tokio::time::timeout(Duration::from_secs(10), async {
             while let Ok(Some(line)) = lines.next_line().await {
                 if let Some(path) = line.split_whitespace().find(|w| w.starts_with("/dev/pts/")) {
@@ -217,10 +202,7 @@ impl Emulator {
                 message.push_str(&line);
                 message.push(' ');
             }
-            return Err(BoardError::Qemu(format!(
-                "QEMU gave no serial pty: {}",
-                message.trim()
-            )));
+            return Err(BoardError::Qemu(format!("QEMU gave no serial pty: {}", message.trim())));
         };
         // Keep draining QEMU's output so it never blocks on a full pipe.
         tokio::spawn(async move {
@@ -241,10 +223,7 @@ impl Emulator {
         use tokio_serial::SerialPortBuilderExt;
         tokio_serial::new(&self.console, 115_200)
             .open_native_async()
-            .map_err(|source| BoardError::Serial {
-                path: self.console.clone(),
-                source,
-            })
+            .map_err(|source| BoardError::Serial { path: self.console.clone(), source })
     }
 
     pub async fn stop(mut self) {

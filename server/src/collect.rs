@@ -16,12 +16,7 @@ use crate::store::{Store, StoreError};
 /// What a run is doing, for progress bars and live views.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Progress {
-    Operation {
-        algorithm: Algorithm,
-        operation: Operation,
-        index: u32,
-        total: u32,
-    },
+    Operation { algorithm: Algorithm, operation: Operation, index: u32, total: u32 },
     Result(Box<BenchResult>),
     Rejected(String),
     Text(String),
@@ -45,11 +40,7 @@ pub struct Collector<'a> {
 
 impl<'a> Collector<'a> {
     pub fn new(store: &'a Store, run_id: i64) -> Self {
-        Collector {
-            store,
-            run_id,
-            silence: Duration::from_secs(120),
-        }
+        Collector { store, run_id, silence: Duration::from_secs(120) }
     }
 
     /// Sends `command` and collects the run, then records its outcome on the run.
@@ -60,13 +51,9 @@ impl<'a> Collector<'a> {
         mut progress: impl FnMut(Progress),
     ) -> Result<Outcome, StoreError> {
         let mut state = State::default();
-        let ended = self
-            .exchange(port, command, &mut state, &mut progress)
-            .await?;
+        let ended = self.exchange(port, command, &mut state, &mut progress).await?;
         let outcome = state.outcome(ended);
-        self.store
-            .finish_run(self.run_id, outcome.status, outcome.error.as_deref())
-            .await?;
+        self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
         Ok(outcome)
     }
 
@@ -77,13 +64,11 @@ impl<'a> Collector<'a> {
         state: &mut State,
         progress: &mut impl FnMut(Progress),
     ) -> Result<Ending, StoreError> {
-        let line = Command::Run(command).to_string();
-        if let Err(e) = async {
-            port.write_all(line.as_bytes()).await?;
-            port.flush().await
+        if let Err(why) = handshake(port).await {
+            return Ok(Ending::Lost(why));
         }
-        .await
-        {
+        let line = Command::Run(command).to_string();
+        if let Err(e) = send(port, &line).await {
             return Ok(Ending::Lost(format!("could not send the run command: {e}")));
         }
 
@@ -142,40 +127,28 @@ impl<'a> Collector<'a> {
                     state.clock = Some(clock);
                 }
                 Err(e) => {
-                    return Ok(Some(Ending::BoardError(format!(
-                        "the board's hello is unusable: {e}"
-                    ))));
+                    return Ok(Some(Ending::BoardError(format!("the board's hello is unusable: {e}"))));
                 }
             },
             Record::Begin { operations } => state.expected = Some(operations),
-            Record::Progress {
-                algorithm,
-                operation,
-                index,
-                total,
-            } => {
-                progress(Progress::Operation {
-                    algorithm,
-                    operation,
-                    index,
-                    total,
-                });
+            Record::Progress { algorithm, operation, index, total } => {
+                progress(Progress::Operation { algorithm, operation, index, total });
             }
             Record::Result(measurement) => {
                 let Some(clock) = state.clock else {
-                    self.reject(state, "a result before the board's hello".into(), progress)
-                        .await?;
+                    self.reject(state, "a result before the board's hello".into(), progress).await?;
                     return Ok(None);
                 };
                 let result = BenchResult::from_measurement(&measurement, &clock);
                 state.stored += 1;
-                self.store
-                    .add_result(self.run_id, state.stored, &result, Some(&measurement))
-                    .await?;
+                self.store.add_result(self.run_id, state.stored, &result, Some(&measurement)).await?;
                 progress(Progress::Result(Box::new(result)));
             }
             Record::End { results } => return Ok(Some(Ending::Ended { reported: results })),
             Record::Error { message } => return Ok(Some(Ending::BoardError(message))),
+            Record::Calibration { .. } => {
+                self.reject(state, "a calibration record in the middle of a run".into(), progress).await?;
+            }
         }
         Ok(None)
     }
@@ -192,6 +165,45 @@ impl<'a> Collector<'a> {
         progress(Progress::Rejected(why));
         Ok(())
     }
+}
+
+async fn send<P: AsyncWrite + Unpin>(port: &mut P, line: &str) -> std::io::Result<()> {
+    port.write_all(line.as_bytes()).await?;
+    port.flush().await
+}
+
+/// How often, and for how long, the host says `hello` before giving up.
+const HANDSHAKE_ATTEMPTS: u32 = 20;
+const HANDSHAKE_WAIT: Duration = Duration::from_millis(500);
+
+/// Says `hello` until the board answers with its `hello` record. A board
+/// may still be booting when the port opens (a chip's UART drops what
+/// arrives before it is enabled), so a run command sent at once can be
+/// lost without a trace; an answered `hello` shows the board is listening.
+async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(port: &mut P) -> Result<(), String> {
+    let mut decoder = Decoder::new();
+    let mut buf = [0u8; 1024];
+    for _ in 0..HANDSHAKE_ATTEMPTS {
+        send(port, &Command::Hello.to_string()).await.map_err(|e| format!("writing to the board: {e}"))?;
+        let deadline = tokio::time::Instant::now() + HANDSHAKE_WAIT;
+        while let Ok(read) = tokio::time::timeout_at(deadline, port.read(&mut buf)).await {
+            match read {
+                Ok(0) => return Err("the serial port closed".into()),
+                Ok(n) => {
+                    let answered = decoder
+                        .push(&buf[..n])
+                        .into_iter()
+                        .any(|event| matches!(event, Event::Record(Record::Hello(_))));
+                    if answered {
+                        return Ok(());
+                    }
+                }
+                Err(e) => return Err(format!("reading the serial port: {e}")),
+            }
+        }
+    }
+    let waited = HANDSHAKE_WAIT * HANDSHAKE_ATTEMPTS;
+    Err(format!("the board did not answer hello within {} s", waited.as_secs()))
 }
 
 #[derive(Default)]
@@ -225,17 +237,9 @@ impl State {
                     self.stored, self.rejected
                 )),
             ),
-            Ending::BoardError(message) => (
-                RunStatus::Failed,
-                Some(format!("the board said: {message}")),
-            ),
+            Ending::BoardError(message) => (RunStatus::Failed, Some(format!("the board said: {message}"))),
             Ending::Lost(why) => (RunStatus::Failed, Some(why)),
         };
-        Outcome {
-            status,
-            error,
-            results: self.stored,
-            rejected: self.rejected,
-        }
+        Outcome { status, error, results: self.stored, rejected: self.rejected }
     }
 }

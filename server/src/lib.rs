@@ -4,6 +4,7 @@
 pub mod api;
 pub mod boards;
 pub mod collect;
+pub mod native;
 pub mod runner;
 pub mod store;
 pub mod upload;

@@ -10,7 +10,12 @@ use pqbench::boards::Boards;
 use pqbench::collect::Progress;
 use pqbench::runner;
 use pqbench::store::Store;
+use pqbench_suite::Settings;
 use pqbench_types::{Algorithm, RunRequest, RunStatus};
+
+/// Counts what a native benchmark allocates (only on its own thread).
+#[global_allocator]
+static ALLOCATOR: pqbench::native::CountingAllocator = pqbench::native::CountingAllocator;
 
 /// Post-quantum and classical cryptography, measured on boards, in browsers
 /// and on hosts, side by side.
@@ -63,6 +68,21 @@ enum Commands {
         #[command(flatten)]
         paths: Paths,
     },
+    /// Run the suite on this host's CPU and store the run.
+    Bench {
+        /// The host's CPU (the only kind of bench there is for now).
+        #[arg(long, required = true)]
+        native: bool,
+        /// Comma-separated, e.g. ML-KEM-768,ML-KEM-512; all when left out.
+        #[arg(long, value_delimiter = ',')]
+        algorithms: Option<Vec<String>>,
+        #[arg(long, default_value_t = runner::DEFAULT_MIN_ITERATIONS)]
+        min_iterations: u32,
+        #[arg(long, default_value_t = runner::DEFAULT_MIN_TIME_MS)]
+        min_time_ms: u32,
+        #[command(flatten)]
+        paths: Paths,
+    },
     /// Print a stored run with its results.
     Export {
         #[arg(long)]
@@ -84,17 +104,12 @@ enum ExportFormat {
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "pqbench=info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "pqbench=info".into()),
         )
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve {
-            paths,
-            listen,
-            token,
-        } => serve(paths, listen, token).await,
+        Commands::Serve { paths, listen, token } => serve(paths, listen, token).await,
         Commands::Boards { paths } => {
             let boards = Boards::new(paths.dist.join("firmware"));
             for board in boards.list() {
@@ -105,70 +120,90 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Commands::Run {
-            board,
-            algorithms,
-            min_iterations,
-            min_time_ms,
-            paths,
-        } => {
-            let algorithms = algorithms
-                .map(|names| {
-                    names
-                        .iter()
-                        .map(|n| {
-                            Algorithm::from_name(n)
-                                .map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}"))
-                        })
-                        .collect::<anyhow::Result<Vec<_>>>()
-                })
-                .transpose()?;
-            let request = RunRequest {
-                board,
-                algorithms,
-                min_iterations,
-                min_time_ms,
-            };
+        Commands::Run { board, algorithms, min_iterations, min_time_ms, paths } => {
+            let algorithms = parse_algorithms(algorithms)?;
+            let request = RunRequest { board, algorithms, min_iterations, min_time_ms };
             run(paths, request).await
+        }
+        Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {
+            let algorithms = parse_algorithms(algorithms)?;
+            bench_native(&paths.db, algorithms, Settings { min_iterations, min_time_ms }).await
         }
         Commands::Export { run, format, paths } => export(&paths.db, run, format).await,
     }
 }
 
+fn parse_algorithms(names: Option<Vec<String>>) -> anyhow::Result<Option<Vec<Algorithm>>> {
+    let Some(names) = names else { return Ok(None) };
+    let algorithms = names
+        .iter()
+        .map(|n| Algorithm::from_name(n).map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(a) = algorithms.iter().find(|&&a| !pqbench_suite::supports(a)) {
+        bail!("the suite does not measure {a} yet");
+    }
+    Ok(Some(algorithms))
+}
+
+async fn bench_native(
+    db: &Path,
+    algorithms: Option<Vec<Algorithm>>,
+    settings: Settings,
+) -> anyhow::Result<()> {
+    if env!("PQBENCH_OPT_LEVEL") == "0" {
+        eprintln!(
+            "note: this pqbench is built without optimisation, and its figures will show it; \
+             `cargo build --release -p pqbench` makes one worth comparing"
+        );
+    }
+    let store = open_store(db).await?;
+    let bar = progress_bar("native");
+    let upload = tokio::task::block_in_place(|| {
+        pqbench::native::run(settings, algorithms, true, |algorithm, operation, index, total| {
+            bar.set_length(u64::from(total));
+            bar.set_position(u64::from(index - 1));
+            bar.set_message(format!("{algorithm} {operation}"));
+        })
+    })?;
+    bar.finish_and_clear();
+    let (run, clock) = pqbench::upload::validate(&upload).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let id = store.insert_finished_run(&run, &clock, &upload.measurements).await?;
+    eprintln!("run {id} complete: {} results on {}", upload.measurements.len(), upload.board);
+    println!("{id}");
+    Ok(())
+}
+
+fn progress_bar(what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("starting {what}"));
+    bar
+}
+
 async fn open_store(db: &Path) -> anyhow::Result<Store> {
-    Store::open(db)
-        .await
-        .with_context(|| format!("opening the database {}", db.display()))
+    Store::open(db).await.with_context(|| format!("opening the database {}", db.display()))
 }
 
 async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyhow::Result<()> {
     if !listen.ip().is_loopback() && token.is_none() {
-        bail!(
-            "listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it"
-        );
+        bail!("listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it");
     }
     let store = open_store(&paths.db).await?;
     let interrupted = store.interrupt_unfinished().await?;
     if interrupted > 0 {
-        tracing::warn!(
-            "{interrupted} runs left unfinished by an earlier server are marked interrupted"
-        );
+        tracing::warn!("{interrupted} runs left unfinished by an earlier server are marked interrupted");
     }
     if !paths.dist.join("index.html").is_file() {
-        tracing::warn!(
-            "no dashboard in {}: build it with `cargo xtask build`",
-            paths.dist.display()
-        );
+        tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
     }
     let boards = Arc::new(Boards::new(paths.dist.join("firmware")));
     let app = api::router(AppState { store, boards }, &paths.dist, token);
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .with_context(|| format!("listening on {listen}"))?;
+    let listener =
+        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown())
-        .await?;
+    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
     Ok(())
 }
 
@@ -181,19 +216,10 @@ async fn run(paths: Paths, request: RunRequest) -> anyhow::Result<()> {
     let boards = Boards::new(paths.dist.join("firmware"));
     let prepared = runner::prepare(&store, &boards, &request).await?;
     let id = prepared.id;
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(format!("starting {}", request.board));
+    let bar = progress_bar(&request.board);
     let outcome = prepared
         .execute(|progress| match progress {
-            Progress::Operation {
-                algorithm,
-                operation,
-                index,
-                total,
-            } => {
+            Progress::Operation { algorithm, operation, index, total } => {
                 bar.set_length(u64::from(total));
                 bar.set_position(u64::from(index - 1));
                 bar.set_message(format!("{algorithm} {operation}"));
@@ -226,10 +252,7 @@ async fn export(db: &Path, id: i64, format: ExportFormat) -> anyhow::Result<()> 
         bail!("no database at {}", db.display());
     }
     let store = open_store(db).await?;
-    let run = store
-        .run(id)
-        .await?
-        .with_context(|| format!("no run {id} in {}", db.display()))?;
+    let run = store.run(id).await?.with_context(|| format!("no run {id} in {}", db.display()))?;
     let results = store.results(id).await?;
     match format {
         ExportFormat::Json => {

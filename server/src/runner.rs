@@ -29,26 +29,18 @@ pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
     let min_iterations = request.min_iterations.unwrap_or(DEFAULT_MIN_ITERATIONS);
     let min_time_ms = request.min_time_ms.unwrap_or(DEFAULT_MIN_TIME_MS);
     if !(1..=MAX_ITERATIONS).contains(&min_iterations) {
-        return Err(RunError::Invalid(format!(
-            "min_iterations must be 1 to {MAX_ITERATIONS}"
-        )));
+        return Err(RunError::Invalid(format!("min_iterations must be 1 to {MAX_ITERATIONS}")));
     }
     if min_time_ms > MAX_TIME_MS {
-        return Err(RunError::Invalid(format!(
-            "min_time_ms must be at most {MAX_TIME_MS}"
-        )));
+        return Err(RunError::Invalid(format!("min_time_ms must be at most {MAX_TIME_MS}")));
     }
     if request.algorithms.as_ref().is_some_and(Vec::is_empty) {
-        return Err(RunError::Invalid(
-            "algorithms is empty: leave it out to run them all".into(),
-        ));
+        return Err(RunError::Invalid("algorithms is empty: leave it out to run them all".into()));
     }
     let mut command = RunCommand::new(min_iterations, min_time_ms);
     for &algorithm in request.algorithms.iter().flatten() {
         if !pqbench_suite::supports(algorithm) {
-            return Err(RunError::Invalid(format!(
-                "the suite does not measure {algorithm} yet"
-            )));
+            return Err(RunError::Invalid(format!("the suite does not measure {algorithm} yet")));
         }
         command = command.with_algorithm(algorithm);
     }
@@ -65,11 +57,7 @@ pub struct PreparedRun {
     _reservation: Reservation,
 }
 
-pub async fn prepare(
-    store: &Store,
-    boards: &Boards,
-    request: &RunRequest,
-) -> Result<PreparedRun, RunError> {
+pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
     let command = command(request)?;
     let (reservation, board, image) = boards.reserve(&request.board)?;
     let id = store
@@ -86,14 +74,7 @@ pub async fn prepare(
             })),
         })
         .await?;
-    Ok(PreparedRun {
-        id,
-        command,
-        board,
-        image,
-        store: store.clone(),
-        _reservation: reservation,
-    })
+    Ok(PreparedRun { id, command, board, image, store: store.clone(), _reservation: reservation })
 }
 
 impl PreparedRun {
@@ -111,23 +92,14 @@ impl PreparedRun {
                 return self.fail(e.to_string()).await;
             }
         };
-        let outcome = Collector::new(&self.store, self.id)
-            .collect(&mut port, self.command, progress)
-            .await;
+        let outcome = Collector::new(&self.store, self.id).collect(&mut port, self.command, progress).await;
         drop(port);
         emulator.stop().await;
         outcome
     }
 
     async fn fail(&self, error: String) -> Result<Outcome, StoreError> {
-        self.store
-            .finish_run(self.id, RunStatus::Failed, Some(&error))
-            .await?;
-        Ok(Outcome {
-            status: RunStatus::Failed,
-            error: Some(error),
-            results: 0,
-            rejected: 0,
-        })
+        self.store.finish_run(self.id, RunStatus::Failed, Some(&error)).await?;
+        Ok(Outcome { status: RunStatus::Failed, error: Some(error), results: 0, rejected: 0 })
     }
 }

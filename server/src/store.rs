@@ -48,17 +48,13 @@ impl Store {
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .connect_with(options)
-            .await?;
+        let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
         sqlx::migrate!("../migrations").run(&pool).await?;
         Ok(Store { pool })
     }
 
     pub async fn create_run(&self, run: &NewRun) -> StoreResult<i64> {
-        let build =
-            serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let build = serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let row = sqlx::query(
             "INSERT INTO runs (status, source, board, clock_hz, build, settings, started_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
@@ -116,8 +112,7 @@ impl Store {
         clock: &Clock,
         measurements: &[Measurement],
     ) -> StoreResult<i64> {
-        let build =
-            serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let build = serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
         let started = now();
         let row = sqlx::query(
@@ -154,12 +149,7 @@ impl Store {
         Ok(())
     }
 
-    pub async fn finish_run(
-        &self,
-        run_id: i64,
-        status: RunStatus,
-        error: Option<&str>,
-    ) -> StoreResult<()> {
+    pub async fn finish_run(&self, run_id: i64, status: RunStatus, error: Option<&str>) -> StoreResult<()> {
         sqlx::query("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE id = $4")
             .bind(status.as_str())
             .bind(error)
@@ -172,16 +162,15 @@ impl Store {
 
     /// Runs a previous server left running can no longer finish.
     pub async fn interrupt_unfinished(&self) -> StoreResult<u64> {
-        let done = sqlx::query(
-            "UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5)",
-        )
-        .bind(RunStatus::Interrupted.as_str())
-        .bind("the server stopped before the run finished")
-        .bind(now())
-        .bind(RunStatus::Queued.as_str())
-        .bind(RunStatus::Running.as_str())
-        .execute(&self.pool)
-        .await?;
+        let done =
+            sqlx::query("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5)")
+                .bind(RunStatus::Interrupted.as_str())
+                .bind("the server stopped before the run finished")
+                .bind(now())
+                .bind(RunStatus::Queued.as_str())
+                .bind(RunStatus::Running.as_str())
+                .execute(&self.pool)
+                .await?;
         Ok(done.rows_affected())
     }
 
@@ -195,13 +184,12 @@ impl Store {
 
     /// Newest first.
     pub async fn runs(&self, board: Option<&str>, limit: u32) -> StoreResult<Vec<Run>> {
-        let rows = sqlx::query(&format!(
-            "{RUN_COLUMNS} WHERE ($1 IS NULL OR board = $1) ORDER BY id DESC LIMIT $2"
-        ))
-        .bind(board)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        let rows =
+            sqlx::query(&format!("{RUN_COLUMNS} WHERE ($1 IS NULL OR board = $1) ORDER BY id DESC LIMIT $2"))
+                .bind(board)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter().map(run_from_row).collect()
     }
 
@@ -264,8 +252,7 @@ async fn insert_result<'e>(
     Ok(())
 }
 
-const RUN_COLUMNS: &str =
-    "SELECT id, status, source, board, clock_hz, build, started_at, finished_at, error,
+const RUN_COLUMNS: &str = "SELECT id, status, source, board, clock_hz, build, started_at, finished_at, error,
     rejected_records FROM runs";
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {
@@ -278,10 +265,8 @@ fn run_from_row(row: &SqliteRow) -> StoreResult<Run> {
     let build: String = row.try_get("build")?;
     Ok(Run {
         id: row.try_get("id")?,
-        status: RunStatus::from_name(&status)
-            .ok_or_else(|| corrupt(format!("run status {status:?}")))?,
-        source: Source::from_name(&source)
-            .ok_or_else(|| corrupt(format!("run source {source:?}")))?,
+        status: RunStatus::from_name(&status).ok_or_else(|| corrupt(format!("run status {status:?}")))?,
+        source: Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))?,
         board: row.try_get("board")?,
         clock_hz: row.try_get::<Option<i64>, _>("clock_hz")?.map(|v| v as u64),
         build: serde_json::from_str(&build).map_err(corrupt)?,
@@ -301,15 +286,9 @@ fn result_from_row(row: &SqliteRow) -> StoreResult<BenchResult> {
     let operation = name("operation")?;
     let status = name("status")?;
     Ok(BenchResult {
-        algorithm: algorithm
-            .parse()
-            .map_err(|_| corrupt(format!("algorithm {algorithm:?}")))?,
-        operation: operation
-            .parse()
-            .map_err(|_| corrupt(format!("operation {operation:?}")))?,
-        status: status
-            .parse()
-            .map_err(|_| corrupt(format!("status {status:?}")))?,
+        algorithm: algorithm.parse().map_err(|_| corrupt(format!("algorithm {algorithm:?}")))?,
+        operation: operation.parse().map_err(|_| corrupt(format!("operation {operation:?}")))?,
+        status: status.parse().map_err(|_| corrupt(format!("status {status:?}")))?,
         iterations: count("iterations")?,
         total_seconds: row.try_get("total_seconds")?,
         avg_ms: row.try_get("avg_ms")?,
@@ -364,25 +343,16 @@ mod tests {
             stack_bytes: Some(2000),
             ..Measurement::untimed(Algorithm::MlKem768, Operation::Encaps, Status::Ok)
         };
-        let clock = Clock {
-            ticks_per_second: 1000,
-            unit: TickUnit::Cycles,
-        };
+        let clock = Clock { ticks_per_second: 1000, unit: TickUnit::Cycles };
         let result = BenchResult::from_measurement(&m, &clock);
         store.add_result(id, 1, &result, Some(&m)).await.unwrap();
-        store
-            .finish_run(id, RunStatus::Complete, None)
-            .await
-            .unwrap();
+        store.finish_run(id, RunStatus::Complete, None).await.unwrap();
 
         assert_eq!(store.results(id).await.unwrap(), [result]);
         let run = store.run(id).await.unwrap().unwrap();
         assert_eq!(run.status, RunStatus::Complete);
         assert!(run.finished_at.is_some());
-        assert_eq!(
-            store.runs(Some("qemu-mps2-an386"), 10).await.unwrap().len(),
-            1
-        );
+        assert_eq!(store.runs(Some("qemu-mps2-an386"), 10).await.unwrap().len(), 1);
         assert!(store.runs(Some("other"), 10).await.unwrap().is_empty());
         assert!(store.run(id + 1).await.unwrap().is_none());
     }
@@ -400,18 +370,9 @@ mod tests {
         };
         let running = store.create_run(&new).await.unwrap();
         let done = store.create_run(&new).await.unwrap();
-        store
-            .finish_run(done, RunStatus::Complete, None)
-            .await
-            .unwrap();
+        store.finish_run(done, RunStatus::Complete, None).await.unwrap();
         assert_eq!(store.interrupt_unfinished().await.unwrap(), 1);
-        assert_eq!(
-            store.run(running).await.unwrap().unwrap().status,
-            RunStatus::Interrupted
-        );
-        assert_eq!(
-            store.run(done).await.unwrap().unwrap().status,
-            RunStatus::Complete
-        );
+        assert_eq!(store.run(running).await.unwrap().unwrap().status, RunStatus::Interrupted);
+        assert_eq!(store.run(done).await.unwrap().unwrap().status, RunStatus::Complete);
     }
 }

@@ -16,25 +16,15 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
         Source::Browser => "browser:",
         Source::Native => "native:",
         other => {
-            return Err(format!(
-                "uploads come from a browser or a native run, not {:?}",
-                other.as_str()
-            ));
+            return Err(format!("uploads come from a browser or a native run, not {:?}", other.as_str()));
         }
     };
-    let name = upload.board.strip_prefix(prefix).ok_or_else(|| {
-        format!(
-            "a {} upload's board starts with {prefix:?}",
-            upload.source.as_str()
-        )
-    })?;
-    if name.is_empty()
-        || upload.board.len() > MAX_BOARD_LEN
-        || !name.bytes().all(|b| b.is_ascii_graphic())
-    {
-        return Err(format!(
-            "board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes"
-        ));
+    let name = upload
+        .board
+        .strip_prefix(prefix)
+        .ok_or_else(|| format!("a {} upload's board starts with {prefix:?}", upload.source.as_str()))?;
+    if name.is_empty() || upload.board.len() > MAX_BOARD_LEN || !name.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(format!("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes"));
     }
     let unit = TickUnit::parse(&upload.tick_unit)
         .map_err(|_| format!("unknown tick_unit {:?}", upload.tick_unit))?;
@@ -42,9 +32,7 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
         return Err("ticks_per_second must be positive".into());
     }
     if upload.measurements.is_empty() || upload.measurements.len() > MAX_MEASUREMENTS {
-        return Err(format!(
-            "an upload carries 1 to {MAX_MEASUREMENTS} measurements"
-        ));
+        return Err(format!("an upload carries 1 to {MAX_MEASUREMENTS} measurements"));
     }
     for (n, m) in upload.measurements.iter().enumerate() {
         if !m.is_consistent() || m.iterations > MAX_ITERATIONS {
@@ -56,13 +44,9 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
             ));
         }
     }
-    let build_size = serde_json::to_string(&upload.build)
-        .map(|s| s.len())
-        .unwrap_or(usize::MAX);
+    let build_size = serde_json::to_string(&upload.build).map(|s| s.len()).unwrap_or(usize::MAX);
     if build_size > MAX_BUILD_JSON {
-        return Err(format!(
-            "build description is larger than {MAX_BUILD_JSON} bytes"
-        ));
+        return Err(format!("build description is larger than {MAX_BUILD_JSON} bytes"));
     }
     let run = NewRun {
         status: RunStatus::Complete,
@@ -72,13 +56,7 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
         build: upload.build.clone(),
         settings: None,
     };
-    Ok((
-        run,
-        Clock {
-            ticks_per_second: upload.ticks_per_second,
-            unit,
-        },
-    ))
+    Ok((run, Clock { ticks_per_second: upload.ticks_per_second, unit }))
 }
 
 #[cfg(test)]

@@ -31,25 +31,16 @@ async fn an_upload_is_stored_with_figures_derived_from_its_ticks() {
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_i64().unwrap();
     let run: Run = server.get(&format!("/api/runs/{id}")).await;
-    assert_eq!(
-        (run.source, run.status),
-        (Source::Browser, RunStatus::Complete)
-    );
+    assert_eq!((run.source, run.status), (Source::Browser, RunStatus::Complete));
     assert_eq!(run.build.extra["user_agent"], "test");
     let results: Vec<BenchResult> = server.get(&format!("/api/runs/{id}/results")).await;
     assert_eq!(results.len(), 1);
     let r = &results[0];
     assert_eq!(r.avg_ms, Some(0.1));
     assert_eq!(r.ops_per_sec, Some(10_000.0));
-    assert_eq!(
-        (r.min_ms, r.median_ms, r.max_ms),
-        (Some(0.09), Some(0.1), Some(0.12))
-    );
+    assert_eq!((r.min_ms, r.median_ms, r.max_ms), (Some(0.09), Some(0.1), Some(0.12)));
     assert_eq!(r.cycles_per_op, None, "a browser has no cycle counter");
-    assert_eq!(
-        (r.heap_bytes, r.heap_allocs, r.stack_bytes),
-        (Some(4736), Some(5), Some(30_200))
-    );
+    assert_eq!((r.heap_bytes, r.heap_allocs, r.stack_bytes), (Some(4736), Some(5), Some(30_200)));
 }
 
 #[tokio::test]
@@ -108,11 +99,7 @@ async fn with_a_token_writes_need_it_and_reads_do_not() {
 fn listening_beyond_loopback_without_a_token_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_pqbench"))
-        .args([
-            "serve",
-            "--listen",
-            &format!("0.0.0.0:{}", common::free_port()),
-        ])
+        .args(["serve", "--listen", &format!("0.0.0.0:{}", common::free_port())])
         .arg("--db")
         .arg(dir.path().join("pqbench.db"))
         .env_remove("PQBENCH_TOKEN")

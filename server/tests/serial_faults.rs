@@ -7,17 +7,14 @@ use std::time::Duration;
 use pqbench::collect::Collector;
 use pqbench::store::{NewRun, Store};
 use pqbench_types::{
-    Algorithm, BenchResult, Build, Clock, Measurement, Operation, RunStatus, Source, Status,
-    TickUnit,
+    Algorithm, BenchResult, Build, Clock, Measurement, Operation, RunStatus, Source, Status, TickUnit,
 };
 use pqbench_wire::{RecordWriter, RunCommand, kind, write_measurement};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio_serial::SerialStream;
 
-const CLOCK: Clock = Clock {
-    ticks_per_second: 25_000_000,
-    unit: TickUnit::QemuInstructions { per_tick: 40 },
-};
+const CLOCK: Clock =
+    Clock { ticks_per_second: 25_000_000, unit: TickUnit::QemuInstructions { per_tick: 40 } };
 
 fn measurement(algorithm: Algorithm, operation: Operation, base: u64) -> Measurement {
     Measurement {
@@ -77,22 +74,23 @@ async fn store_with_run() -> (tempfile::TempDir, Store, i64) {
     (dir, store, id)
 }
 
-/// Plays a board on the far end of the pty: waits for the run command,
-/// then sends `stream` as it is.
-fn board(mut port: SerialStream, stream: Vec<u8>) -> tokio::task::JoinHandle<SerialStream> {
+/// Plays a board on the far end of the pty: answers `hello`, then sends
+/// `stream` as it is when the run command comes.
+fn board(port: SerialStream, stream: Vec<u8>) -> tokio::task::JoinHandle<SerialStream> {
     tokio::spawn(async move {
-        let mut command = String::new();
-        BufReader::new(&mut port)
-            .read_line(&mut command)
-            .await
-            .unwrap();
-        assert!(
-            command.starts_with("run "),
-            "the host starts with a run command, got {command:?}"
-        );
-        port.write_all(&stream).await.unwrap();
-        port.flush().await.unwrap();
-        port
+        let mut port = BufReader::new(port);
+        loop {
+            let mut command = String::new();
+            port.read_line(&mut command).await.unwrap();
+            if command == "hello\n" {
+                port.get_mut().write_all(hello().as_bytes()).await.unwrap();
+                continue;
+            }
+            assert!(command.starts_with("run "), "after hello, a run command; got {command:?}");
+            port.get_mut().write_all(&stream).await.unwrap();
+            port.get_mut().flush().await.unwrap();
+            return port.into_inner();
+        }
     })
 }
 
@@ -141,14 +139,9 @@ async fn corrupted_and_truncated_records_are_refused_and_later_records_land() {
     assert_eq!(outcome.status, RunStatus::Incomplete);
 
     let stored = store.results(run_id).await.unwrap();
-    let expected: Vec<BenchResult> = [keygen_768, keygen_512]
-        .iter()
-        .map(|m| BenchResult::from_measurement(m, &CLOCK))
-        .collect();
-    assert_eq!(
-        stored, expected,
-        "exactly the intact records, with the board's figures"
-    );
+    let expected: Vec<BenchResult> =
+        [keygen_768, keygen_512].iter().map(|m| BenchResult::from_measurement(m, &CLOCK)).collect();
+    assert_eq!(stored, expected, "exactly the intact records, with the board's figures");
     let run = store.run(run_id).await.unwrap().unwrap();
     assert_eq!(run.status, RunStatus::Incomplete);
     assert_eq!(run.rejected_records, 2);
@@ -165,19 +158,11 @@ async fn an_intact_run_is_complete() {
     stream.extend_from_slice(record(kind::END, &[("results", "1")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome = Collector::new(&store, run_id)
-        .collect(&mut host, RunCommand::new(3, 0), |_| {})
-        .await
-        .unwrap();
+    let outcome =
+        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
     board.await.unwrap();
-    assert_eq!(
-        (outcome.status, outcome.results, outcome.rejected),
-        (RunStatus::Complete, 1, 0)
-    );
-    assert_eq!(
-        store.run(run_id).await.unwrap().unwrap().status,
-        RunStatus::Complete
-    );
+    assert_eq!((outcome.status, outcome.results, outcome.rejected), (RunStatus::Complete, 1, 0));
+    assert_eq!(store.run(run_id).await.unwrap().unwrap().status, RunStatus::Complete);
 }
 
 #[tokio::test]
@@ -190,14 +175,35 @@ async fn a_silent_board_fails_the_run_and_keeps_what_arrived() {
     let board = board(far, stream);
     let mut collector = Collector::new(&store, run_id);
     collector.silence = Duration::from_millis(500);
-    let outcome = collector
-        .collect(&mut host, RunCommand::new(3, 0), |_| {})
-        .await
-        .unwrap();
+    let outcome = collector.collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
     let _port = board.await.unwrap(); // kept open: silent, not gone
     assert_eq!(outcome.status, RunStatus::Failed);
     assert!(outcome.error.unwrap().contains("sent nothing"));
     assert_eq!(store.results(run_id).await.unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_board_that_never_answers_hello_fails_the_run_without_a_run_command() {
+    let (_dir, store, run_id) = store_with_run().await;
+    let (mut host, mut far) = SerialStream::pair().unwrap();
+    let heard = tokio::spawn(async move {
+        let mut heard = Vec::new();
+        let mut buf = [0u8; 256];
+        while let Ok(Ok(n)) = tokio::time::timeout(Duration::from_secs(12), far.read(&mut buf)).await {
+            if n == 0 {
+                break;
+            }
+            heard.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8_lossy(&heard).into_owned()
+    });
+    let outcome =
+        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    drop(host);
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert!(outcome.error.unwrap().contains("did not answer hello"));
+    let heard = heard.await.unwrap();
+    assert!(heard.starts_with("hello\n") && !heard.contains("run"), "{heard:?}");
 }
 
 #[tokio::test]
@@ -207,10 +213,8 @@ async fn a_board_error_record_fails_the_run_with_its_message() {
     stream.extend_from_slice(record(kind::ERROR, &[("msg", "panic: out of memory")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome = Collector::new(&store, run_id)
-        .collect(&mut host, RunCommand::new(3, 0), |_| {})
-        .await
-        .unwrap();
+    let outcome =
+        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
     board.await.unwrap();
     assert_eq!(outcome.status, RunStatus::Failed);
     assert_eq!(

@@ -15,10 +15,7 @@ use web_sys::{Performance, WorkerGlobalScope};
 /// Per-call samples of one operation; bounds its iterations (512 KiB).
 const MAX_SAMPLES: usize = 1 << 16;
 
-const CLOCK: Clock = Clock {
-    ticks_per_second: 1_000_000_000,
-    unit: TickUnit::Nanoseconds,
-};
+const CLOCK: Clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
 
 /// Runs the suite on `algorithms` (contract names; empty for every one the
 /// suite measures), calling `on_progress({algorithm, operation, index,
@@ -31,51 +28,29 @@ pub fn run_suite(
     on_progress: &Function,
 ) -> Result<String, JsError> {
     let selected = select(&algorithms)?;
-    let scope: WorkerGlobalScope = js_sys::global()
-        .dyn_into()
-        .map_err(|_| JsError::new("run_suite must be called in a Web Worker"))?;
-    let performance = scope
-        .performance()
-        .ok_or_else(|| JsError::new("this worker has no performance clock"))?;
+    let scope: WorkerGlobalScope =
+        js_sys::global().dyn_into().map_err(|_| JsError::new("run_suite must be called in a Web Worker"))?;
+    let performance =
+        scope.performance().ok_or_else(|| JsError::new("this worker has no performance clock"))?;
 
     let mut platform = Browser { performance };
-    let mut reporter = Collector {
-        on_progress,
-        measurements: Vec::new(),
-        callback_error: None,
-    };
-    let settings = Settings {
-        min_iterations,
-        min_time_ms,
-    };
+    let mut reporter = Collector { on_progress, measurements: Vec::new(), callback_error: None };
+    let settings = Settings { min_iterations, min_time_ms };
     let mut samples = vec![0u64; MAX_SAMPLES];
-    pqbench_suite::run(
-        &mut platform,
-        &mut reporter,
-        &settings,
-        |a| selected.contains(&a),
-        &mut samples,
-    );
+    pqbench_suite::run(&mut platform, &mut reporter, &settings, |a| selected.contains(&a), &mut samples);
     if let Some(error) = reporter.callback_error {
-        return Err(JsError::new(&format!(
-            "the progress callback failed: {error:?}"
-        )));
+        return Err(JsError::new(&format!("the progress callback failed: {error:?}")));
     }
 
     let navigator = scope.navigator();
     let user_agent = navigator.user_agent().unwrap_or_default();
     let mut extra = BTreeMap::from([
         ("user_agent".to_owned(), user_agent.clone()),
-        (
-            "hardware_concurrency".to_owned(),
-            navigator.hardware_concurrency().to_string(),
-        ),
+        ("hardware_concurrency".to_owned(), navigator.hardware_concurrency().to_string()),
     ]);
     // Browsers coarsen performance.now() unless the page is isolated
     // (web-sys has no binding for this flag).
-    if let Some(isolated) = Reflect::get(&scope, &"crossOriginIsolated".into())
-        .ok()
-        .and_then(|v| v.as_bool())
+    if let Some(isolated) = Reflect::get(&scope, &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool())
     {
         extra.insert("cross_origin_isolated".to_owned(), isolated.to_string());
     }
@@ -91,26 +66,18 @@ pub fn run_suite(
         build: build(extra),
         measurements: reporter.measurements,
     };
-    serde_json::to_string(&upload)
-        .map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
+    serde_json::to_string(&upload).map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
 }
 
 /// The algorithms named, each checked to be a contract name the suite measures.
 fn select(names: &[String]) -> Result<Vec<Algorithm>, JsError> {
     let measured = || {
-        let mut all: Vec<&str> = pqbench_suite::CATALOGUE
-            .iter()
-            .map(|(a, _)| a.as_str())
-            .collect();
+        let mut all: Vec<&str> = pqbench_suite::CATALOGUE.iter().map(|(a, _)| a.as_str()).collect();
         all.dedup();
         all.join(", ")
     };
     if names.is_empty() {
-        return Ok(Algorithm::ALL
-            .iter()
-            .copied()
-            .filter(|&a| pqbench_suite::supports(a))
-            .collect());
+        return Ok(Algorithm::ALL.iter().copied().filter(|&a| pqbench_suite::supports(a)).collect());
     }
     names
         .iter()
@@ -120,10 +87,7 @@ fn select(names: &[String]) -> Result<Vec<Algorithm>, JsError> {
                 "{name} is not measured in the browser yet; choose from {}",
                 measured()
             ))),
-            Err(_) => Err(JsError::new(&format!(
-                "unknown algorithm {name:?}; choose from {}",
-                measured()
-            ))),
+            Err(_) => Err(JsError::new(&format!("unknown algorithm {name:?}; choose from {}", measured()))),
         })
         .collect()
 }
@@ -208,9 +172,7 @@ fn timer_resolution_ns(platform: &mut Browser) -> Option<u64> {
 
 /// 32-bit FNV-1a: a short, stable board id for a user agent.
 fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5, |hash, &b| {
-        (hash ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
+    bytes.iter().fold(0x811c_9dc5, |hash, &b| (hash ^ u32::from(b)).wrapping_mul(0x0100_0193))
 }
 
 fn build(extra: BTreeMap<String, String>) -> Build {

@@ -13,9 +13,7 @@ use pqbench_suite::MemoryUse;
 use pqbench_suite::probe::{self, HeapCounter};
 
 #[global_allocator]
-static HEAP: CountingHeap = CountingHeap {
-    counter: HeapCounter::new(),
-};
+static HEAP: CountingHeap = CountingHeap { counter: HeapCounter::new() };
 
 /// `realloc` is left to the default (alloc, copy, free), as in the
 /// firmware, so both count alike.
@@ -62,9 +60,7 @@ unsafe extern "C" {
 fn stack_bottom() -> Option<usize> {
     // Address 0 may be the stack's bottom word; it is never written unless
     // the stack overflows, and writing through a null pointer is undefined.
-    let bottom = (&raw const __stack_low as usize)
-        .max(16)
-        .next_multiple_of(4);
+    let bottom = (&raw const __stack_low as usize).max(16).next_multiple_of(4);
     let top = &raw const __stack_high as usize;
     let sp = stack_pointer();
     (bottom < sp && sp <= top).then_some(bottom)
@@ -94,12 +90,7 @@ pub fn stop() -> MemoryUse {
     let (heap_bytes, heap_allocs) = HEAP.counter.close_window();
     let top = PAINT_TOP.load(Ordering::Relaxed);
     // SAFETY: the range `start` painted.
-    let stack_bytes = stack_bottom()
-        .filter(|_| top != 0)
-        .and_then(|bottom| unsafe { probe::stack_used(bottom, top) });
-    MemoryUse {
-        heap_bytes,
-        heap_allocs,
-        stack_bytes,
-    }
+    let stack_bytes =
+        stack_bottom().filter(|_| top != 0).and_then(|bottom| unsafe { probe::stack_used(bottom, top) });
+    MemoryUse { heap_bytes, heap_allocs, stack_bytes }
 }

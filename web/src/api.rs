@@ -18,9 +18,7 @@ pub async fn get<T: DeserializeOwned>(path: &str) -> ApiResult<T> {
 }
 
 pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> ApiResult<T> {
-    let request = Request::post(path)
-        .json(body)
-        .map_err(|e| format!("POST {path}: {e}"))?;
+    let request = Request::post(path).json(body).map_err(|e| format!("POST {path}: {e}"))?;
     read("POST", path, request.send().await).await
 }
 
@@ -38,8 +36,7 @@ async fn read<T: DeserializeOwned>(
     path: &str,
     response: Result<Response, gloo_net::Error>,
 ) -> ApiResult<T> {
-    let response =
-        response.map_err(|e| format!("{method} {path}: the server cannot be reached ({e})"))?;
+    let response = response.map_err(|e| format!("{method} {path}: the server cannot be reached ({e})"))?;
     if response.ok() {
         return response
             .json()

@@ -38,10 +38,7 @@ pub enum Message {
 
 /// Runs the suite in a new worker, calling `on_progress` for each progress
 /// message; the worker's upload JSON, or why there is none.
-pub async fn run(
-    request: &Request<'_>,
-    mut on_progress: impl FnMut(String),
-) -> Result<String, String> {
+pub async fn run(request: &Request<'_>, mut on_progress: impl FnMut(String)) -> Result<String, String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(WORKER_URL, &options)
@@ -56,10 +53,7 @@ pub async fn run(
         })
     };
     let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
-        let detail = event
-            .dyn_ref::<ErrorEvent>()
-            .map(ErrorEvent::message)
-            .unwrap_or_default();
+        let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
         let message = if detail.is_empty() {
             format!("the benchmark worker failed to load ({WORKER_URL})")
         } else {
@@ -78,12 +72,7 @@ pub async fn run(
         worker.post_message(&request).map_err(|e| describe(&e))?;
         while let Some(message) = messages.next().await {
             match message? {
-                Message::Progress {
-                    algorithm,
-                    operation,
-                    index,
-                    total,
-                } => {
+                Message::Progress { algorithm, operation, index, total } => {
                     on_progress(format!("{algorithm} {operation} {index}/{total}"));
                 }
                 Message::Done { upload } => return Ok(upload),
@@ -102,8 +91,7 @@ fn decode(data: &JsValue) -> Result<Message, String> {
         .ok()
         .and_then(|s| s.as_string())
         .ok_or("the benchmark worker sent a message that is not JSON")?;
-    serde_json::from_str(&text)
-        .map_err(|e| format!("the benchmark worker sent an unexpected message: {e}"))
+    serde_json::from_str(&text).map_err(|e| format!("the benchmark worker sent an unexpected message: {e}"))
 }
 
 fn describe(error: &JsValue) -> String {
@@ -124,14 +112,7 @@ mod tests {
             r#"{"type":"progress","algorithm":"ML-KEM-768","operation":"encaps","index":2,"total":3}"#,
         )
         .unwrap();
-        assert!(matches!(
-            progress,
-            Message::Progress {
-                index: 2,
-                total: 3,
-                ..
-            }
-        ));
+        assert!(matches!(progress, Message::Progress { index: 2, total: 3, .. }));
         let done: Message = serde_json::from_str(r#"{"type":"done","upload":"{}"}"#).unwrap();
         assert!(matches!(done, Message::Done { upload } if upload == "{}"));
     }

@@ -47,11 +47,7 @@ pub fn timestamp(text: &str) -> String {
 
 /// Large numbers whole and grouped; small ones to three significant digits.
 fn number(value: f64) -> String {
-    if value >= 100.0 {
-        grouped(value.round() as u64)
-    } else {
-        significant(value)
-    }
+    if value >= 100.0 { grouped(value.round() as u64) } else { significant(value) }
 }
 
 fn significant(value: f64) -> String {

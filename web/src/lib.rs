@@ -16,11 +16,8 @@ use pqbench_types::{Algorithm, BenchResult, Board, Created, Run, RunRequest, Sta
 use wasm_bindgen::prelude::*;
 
 /// The browser run: the suite's default duration, so figures settle.
-const BROWSER_RUN: browser::Request<'static> = browser::Request {
-    algorithms: &["ML-KEM-768"],
-    min_iterations: 10,
-    min_time_ms: 1000,
-};
+const BROWSER_RUN: browser::Request<'static> =
+    browser::Request { algorithms: &["ML-KEM-768"], min_iterations: 10, min_time_ms: 1000 };
 
 const POLL_EVERY: Duration = Duration::from_secs(1);
 const RUNS_SHOWN: u32 = 50;

@@ -7,12 +7,16 @@
 //!   server, into `<target>/dist`.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
 //! - `test`: setup --tests, build, then every test (Rust and browser).
+//! - `needs`: measures each operation's RAM on the emulated board and
+//!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
 //!
 //! Cross builds: where rustup's sysroot has the target's std, rustup's cargo
 //! builds it; otherwise Debian's rustc-web with its std source and
 //! `-Zbuild-std`. Host and cross builds use separate target directories so
 //! neither invalidates the other's fingerprints.
 
+mod image_size;
+mod needs;
 mod setup;
 mod toolchain;
 
@@ -23,21 +27,54 @@ use anyhow::{Context, Result, bail};
 
 use toolchain::CrossToolchain;
 
-/// Firmware images: cargo feature (the board), target, and the image name
-/// the server looks for in `dist/firmware`.
-const FIRMWARE: &[(&str, &str, &str)] =
-    &[("mps2-an386", "thumbv7em-none-eabihf", "mps2-an386.elf")];
+/// A firmware image to build: the board (its cargo feature), its target,
+/// and the chip's memory, which the image must fit.
+pub struct Firmware {
+    pub board: &'static str,
+    pub target: &'static str,
+    pub flash_bytes: u64,
+    pub ram_bytes: u64,
+}
+
+/// Every board; the server looks for `dist/firmware/<board>.elf`.
+const FIRMWARE: &[Firmware] = &[
+    Firmware {
+        board: "mps2-an386",
+        target: "thumbv7em-none-eabihf",
+        flash_bytes: 4 << 20,
+        ram_bytes: 4 << 20,
+    },
+    Firmware {
+        board: "netduinoplus2",
+        target: "thumbv7em-none-eabihf",
+        flash_bytes: 1 << 20,
+        ram_bytes: 128 << 10,
+    },
+    Firmware {
+        board: "nucleo-f446ze",
+        target: "thumbv7em-none-eabihf",
+        flash_bytes: 512 << 10,
+        ram_bytes: 128 << 10,
+    },
+    Firmware {
+        board: "nucleo-f439zi",
+        target: "thumbv7em-none-eabihf",
+        flash_bytes: 2 << 20,
+        ram_bytes: 192 << 10,
+    },
+    Firmware {
+        board: "b-u585i-iot02a",
+        target: "thumbv8m.main-none-eabihf",
+        flash_bytes: 2 << 20,
+        ram_bytes: 768 << 10,
+    },
+];
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let project = Project::locate()?;
-    match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
+    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["setup"] => setup::ensure(&project, false).map(drop),
         ["setup", "--tests"] => setup::ensure(&project, true).map(drop),
         ["build"] => {
@@ -49,13 +86,18 @@ fn main() -> Result<()> {
             project.build(&cross)?;
             project.serve(rest)
         }
+        ["needs"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build(&cross)?;
+            needs::write(&project)
+        }
         ["test"] => {
             let cross = setup::ensure(&project, true)?;
             project.build(&cross)?;
             project.test()
         }
         _ => {
-            eprintln!("usage: cargo xtask setup [--tests] | build | dev [serve options] | test");
+            eprintln!("usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs");
             std::process::exit(2);
         }
     }
@@ -96,28 +138,21 @@ impl Project {
         let dist = self.dist();
         std::fs::create_dir_all(dist.join("firmware"))?;
 
-        for &(board, target, image) in FIRMWARE {
-            step(&format!("firmware for {board}"));
-            let elf = cross.build(
-                self,
-                "pqbench-firmware",
-                target,
-                "firmware",
-                &["--features", board],
-            )?;
-            copy(
-                &elf.join("pqbench-firmware"),
-                &dist.join("firmware").join(image),
-            )?;
+        for firmware in FIRMWARE {
+            step(&format!("firmware for {}", firmware.board));
+            let features = ["--features", firmware.board];
+            let out = cross.build(self, "pqbench-firmware", firmware.target, "firmware", &features)?;
+            let image = dist.join("firmware").join(format!("{}.elf", firmware.board));
+            copy(&out.join("pqbench-firmware"), &image)?;
+            let size = image_size::measure(&image)?;
+            eprintln!("{}", size.report(firmware));
+            size.check(firmware)?;
         }
 
         step("browser benchmark (wasm)");
         let out = cross.build(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[])?;
         self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
-        copy(
-            &self.root.join("wasm-bench/www/worker.js"),
-            &dist.join("bench/worker.js"),
-        )?;
+        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))?;
 
         step("dashboard (wasm)");
         let out = cross.build(self, "pqbench-web", WASM_TARGET, "wasm", &[])?;
@@ -131,13 +166,7 @@ impl Project {
 
     fn wasm_bindgen(&self, wasm: &Path, out: &Path) -> Result<()> {
         run(Command::new(setup::wasm_bindgen_path())
-            .args([
-                "--target",
-                "web",
-                "--no-typescript",
-                "--remove-name-section",
-                "--out-dir",
-            ])
+            .args(["--target", "web", "--no-typescript", "--remove-name-section", "--out-dir"])
             .arg(out)
             .arg(wasm))
     }
@@ -145,10 +174,7 @@ impl Project {
     fn serve(&self, extra: &[&str]) -> Result<()> {
         step("serving the dashboard at http://127.0.0.1:8080 (Ctrl-C stops it)");
         let mut command = Command::new(self.server_binary());
-        command
-            .arg("serve")
-            .env("PQBENCH_DIST", self.dist())
-            .current_dir(&self.root);
+        command.arg("serve").env("PQBENCH_DIST", self.dist()).current_dir(&self.root);
         if !extra.iter().any(|a| a.starts_with("--db")) {
             command.args(["--db", "pqbench.db"]);
         }
@@ -157,9 +183,7 @@ impl Project {
 
     fn test(&self) -> Result<()> {
         step("Rust tests");
-        run(cargo_host(self)
-            .arg("test")
-            .env("PQBENCH_DIST", self.dist()))?;
+        run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
         step("browser tests (headless Chromium)");
         run(Command::new("node")
             .args(["--test", "--test-concurrency=1"])
@@ -185,15 +209,12 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::copy(from, to)
-        .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+    std::fs::copy(from, to).with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
     Ok(())
 }
 
 pub fn run(command: &mut Command) -> Result<()> {
-    let status = command
-        .status()
-        .with_context(|| format!("starting {command:?}"))?;
+    let status = command.status().with_context(|| format!("starting {command:?}"))?;
     if !status.success() {
         bail!("{command:?} failed: {status}");
     }

@@ -15,13 +15,7 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     }
     let cross = toolchain::detect();
     if cross.is_none() {
-        packages.extend([
-            "rustc-web",
-            "cargo-web",
-            "rust-web-src",
-            "rust-web-llvm",
-            "lld-22",
-        ]);
+        packages.extend(["rustc-web", "cargo-web", "rust-web-src", "rust-web-llvm", "lld-22"]);
     }
     if for_tests {
         if !Path::new("/usr/bin/chromium").exists() {
@@ -34,33 +28,27 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     if !packages.is_empty() {
         apt_install(&packages)?;
     }
-    let cross = toolchain::detect()
-        .context("no cross toolchain for the boards and wasm after installing one")?;
+    let cross =
+        toolchain::detect().context("no cross toolchain for the boards and wasm after installing one")?;
 
     let wanted = locked_version(&project.root, "wasm-bindgen")?;
     if installed_wasm_bindgen().as_deref() != Some(wanted.as_str()) {
-        step(&format!(
-            "installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"
-        ));
+        step(&format!("installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"));
         // Not --locked: the CLI's own lockfile may pin crates newer than a
         // registry mirror carries; the CLI's version is what must match.
-        run(
-            Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                &wanted,
-            ]),
-        )?;
+        run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &wanted,
+        ]))?;
     }
 
     if for_tests {
         let e2e = project.root.join("tests/e2e");
         if !e2e.join("node_modules/playwright-core").is_dir() {
             step("installing the browser-test packages (npm ci)");
-            run(Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&e2e))?;
+            run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))?;
         }
     }
     Ok(cross)
@@ -68,27 +56,16 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
 
 fn apt_install(packages: &[&str]) -> Result<()> {
     step(&format!("installing {}", packages.join(" ")));
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| o.stdout.starts_with(b"0"))
-        .unwrap_or(false);
+    let root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
     let apt = |args: &[&str]| -> Result<()> {
-        let mut command = if root {
-            Command::new("apt-get")
-        } else {
-            Command::new("sudo")
-        };
+        let mut command = if root { Command::new("apt-get") } else { Command::new("sudo") };
         if !root {
             command.arg("apt-get");
         }
         run(command.env("DEBIAN_FRONTEND", "noninteractive").args(args))
     };
     if !root && !on_path("sudo") {
-        bail!(
-            "install these Debian packages as root: {}",
-            packages.join(" ")
-        );
+        bail!("install these Debian packages as root: {}", packages.join(" "));
     }
     apt(&["update", "-qq"])?;
     let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
@@ -114,10 +91,7 @@ pub fn wasm_bindgen_path() -> PathBuf {
 }
 
 fn installed_wasm_bindgen() -> Option<String> {
-    let output = Command::new(wasm_bindgen_path())
-        .arg("--version")
-        .output()
-        .ok()?;
+    let output = Command::new(wasm_bindgen_path()).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&output.stdout);
     text.split_whitespace().nth(1).map(str::to_string)
 }

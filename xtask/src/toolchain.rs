@@ -16,7 +16,8 @@ pub enum CrossToolchain {
     DebianBuildStd,
 }
 
-pub const TARGETS: &[&str] = &["thumbv7em-none-eabihf", "wasm32-unknown-unknown"];
+pub const TARGETS: &[&str] =
+    &["thumbv7em-none-eabihf", "thumbv8m.main-none-eabihf", "wasm32-unknown-unknown"];
 
 /// The cross toolchain this machine has, without installing anything.
 pub fn detect() -> Option<CrossToolchain> {
@@ -34,9 +35,7 @@ fn rustup_has_targets() -> bool {
         return false;
     };
     let sysroot = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    TARGETS
-        .iter()
-        .all(|t| sysroot.join("lib/rustlib").join(t).join("lib").is_dir())
+    TARGETS.iter().all(|t| sysroot.join("lib/rustlib").join(t).join("lib").is_dir())
 }
 
 pub const DEBIAN_CARGO: &str = "/usr/bin/cargo";
@@ -63,21 +62,14 @@ impl CrossToolchain {
     ) -> Result<PathBuf> {
         let target_dir = project.cross_target();
         let mut command = match self {
-            CrossToolchain::Rustup => {
-                Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            }
+            CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
             CrossToolchain::DebianBuildStd => {
                 let mut command = Command::new(DEBIAN_CARGO);
                 // Nothing of the rustup toolchain that started xtask may leak
                 // into Debian's cargo, or it would mix compilers.
-                for var in [
-                    "CARGO",
-                    "RUSTC",
-                    "RUSTDOC",
-                    "RUSTUP_TOOLCHAIN",
-                    "RUSTC_WRAPPER",
-                    "CARGO_HOME_OVERRIDE",
-                ] {
+                for var in
+                    ["CARGO", "RUSTC", "RUSTDOC", "RUSTUP_TOOLCHAIN", "RUSTC_WRAPPER", "CARGO_HOME_OVERRIDE"]
+                {
                     command.env_remove(var);
                 }
                 let path = std::env::var("PATH").unwrap_or_default();
@@ -90,24 +82,12 @@ impl CrossToolchain {
         };
         command
             .current_dir(&project.root)
-            .args([
-                "build",
-                "--package",
-                package,
-                "--target",
-                target,
-                "--profile",
-                profile,
-            ])
+            .args(["build", "--package", package, "--target", target, "--profile", profile])
             .arg("--target-dir")
             .arg(&target_dir)
             .args(extra);
         if self == CrossToolchain::DebianBuildStd {
-            let std = if target.starts_with("wasm32") {
-                "std,panic_abort"
-            } else {
-                "core,alloc"
-            };
+            let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
             command.arg(format!("-Zbuild-std={std}"));
         }
         run(&mut command)?;

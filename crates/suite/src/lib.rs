@@ -29,10 +29,11 @@ mod ecc;
 mod hash;
 mod kem;
 mod measure;
+mod needs;
 pub mod probe;
 mod rsa;
 
-pub use measure::{MemoryUse, Platform, Reporter, Settings};
+pub use measure::{MemoryBudget, MemoryUse, Platform, Reporter, Settings};
 
 use pqbench_types::{Algorithm, Operation};
 
@@ -113,6 +114,11 @@ pub fn run<P: Platform, R: Reporter>(
             continue;
         }
         last = Some(algorithm);
+        if let Some(budget) = session.memory_budget()
+            && !fit::report_unless_fits(algorithm, budget, &mut session)
+        {
+            continue;
+        }
         // Each arm's function is `#[inline(never)]`: its keys and buffers
         // then take stack only while that algorithm runs, instead of every
         // algorithm's adding up in this frame under the timed operations
@@ -152,6 +158,66 @@ pub fn run<P: Platform, R: Reporter>(
     let reported = session.reported();
     reporter.end(reported);
     reported
+}
+
+mod fit {
+    //! Whether an algorithm can run on a small board, judged before any of
+    //! it runs: a board that runs out of stack faults, and one that runs
+    //! out of heap panics, and either would end the whole run.
+
+    use pqbench_types::{Algorithm, Operation, Status};
+
+    use crate::measure::{MemoryBudget, Platform, Reporter, Session};
+
+    /// Room for the benchmark's own frame (keys, messages, signatures) and
+    /// for code that differs a little between boards and builds.
+    const STACK_MARGIN: u32 = 4 * 1024;
+    const HEAP_MARGIN: u32 = 1024;
+
+    /// What an operation needs: its peak stack and heap on the emulated
+    /// Cortex-M4. An operation not in the table is taken to fit.
+    pub(crate) fn need(algorithm: Algorithm, operation: Operation) -> Option<(u32, u32)> {
+        crate::needs::NEEDS
+            .iter()
+            .find(|&&(a, o, _, _)| a == algorithm.as_str() && o == operation.as_str())
+            .map(|&(_, _, stack, heap)| (stack, heap))
+    }
+
+    fn operations(algorithm: Algorithm) -> impl Iterator<Item = Operation> {
+        crate::CATALOGUE.iter().filter(move |&&(a, _)| a == algorithm).map(|&(_, o)| o)
+    }
+
+    /// True when `algorithm` fits `budget`. Otherwise reports each of its
+    /// operations: `does_not_fit` with its need where the operation alone
+    /// does not fit, `skipped` where it would but depends on one that does
+    /// not (a verification needs a key and a signature). An algorithm's
+    /// heap is what all its operations hold together (keys stay allocated
+    /// across them), its stack what the deepest needs.
+    pub(crate) fn report_unless_fits(
+        algorithm: Algorithm,
+        budget: MemoryBudget,
+        session: &mut Session<'_, impl Platform, impl Reporter>,
+    ) -> bool {
+        let needs = || operations(algorithm).filter_map(move |o| need(algorithm, o));
+        let stack = needs().map(|(stack, _)| stack).max().unwrap_or(0);
+        let heap: u32 = needs().map(|(_, heap)| heap).sum();
+        let fits = |stack: u32, heap: u32| {
+            stack.saturating_add(STACK_MARGIN) <= budget.stack
+                && heap.saturating_add(HEAP_MARGIN) <= budget.heap
+        };
+        if fits(stack, heap) {
+            return true;
+        }
+        for operation in operations(algorithm) {
+            match need(algorithm, operation) {
+                Some((stack, heap)) if !fits(stack, heap) => {
+                    session.does_not_fit(algorithm, operation, stack + heap)
+                }
+                _ => session.untimed(algorithm, operation, Status::Skipped),
+            }
+        }
+        false
+    }
 }
 
 /// The generator every operation draws its inputs from.

@@ -14,6 +14,19 @@ pub trait Platform {
 
     /// The peaks since `memory_start`; `None` for what this target cannot see.
     fn memory_stop(&mut self) -> MemoryUse;
+
+    /// The stack free below the caller's frame and the heap free now, on a
+    /// target small enough for this to matter; `None` where RAM is plenty.
+    fn memory_budget(&self) -> Option<MemoryBudget> {
+        None
+    }
+}
+
+/// What a target can give an operation, in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryBudget {
+    pub stack: u32,
+    pub heap: u32,
 }
 
 /// Peak memory over one operation's timed calls.
@@ -80,6 +93,18 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     pub(crate) fn untimed(&mut self, algorithm: Algorithm, operation: Operation, status: Status) {
         self.announce(algorithm, operation);
         self.reporter.result(&Measurement::untimed(algorithm, operation, status));
+    }
+
+    pub(crate) fn memory_budget(&self) -> Option<MemoryBudget> {
+        self.platform.memory_budget()
+    }
+
+    /// Reports an operation too large for this target, with what it needs.
+    pub(crate) fn does_not_fit(&mut self, algorithm: Algorithm, operation: Operation, needed_bytes: u32) {
+        self.announce(algorithm, operation);
+        let mut measurement = Measurement::untimed(algorithm, operation, Status::DoesNotFit);
+        measurement.needed_bytes = Some(needed_bytes);
+        self.reporter.result(&measurement);
     }
 
     /// Reports every operation of `algorithm` as failed, untimed: its

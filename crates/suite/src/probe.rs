@@ -47,6 +47,11 @@ impl HeapCounter {
         self.live.fetch_sub(1, Relaxed);
     }
 
+    /// Bytes allocated and not yet freed.
+    pub fn in_use(&self) -> usize {
+        self.in_use.load(Relaxed)
+    }
+
     pub fn open_window(&self) {
         let in_use = self.in_use.load(Relaxed);
         let live = self.live.load(Relaxed);

@@ -258,3 +258,59 @@ fn hex_reads_known_answers() {
     const BYTES: [u8; 4] = hex("00a1ff7e");
     assert_eq!(BYTES, [0x00, 0xa1, 0xff, 0x7e]);
 }
+
+/// A platform with a RAM budget, as a small board reports it.
+struct SmallBoard {
+    inner: SteppingPlatform,
+    budget: MemoryBudget,
+}
+
+impl Platform for SmallBoard {
+    fn clock(&self) -> Clock {
+        self.inner.clock()
+    }
+    fn now(&mut self) -> u64 {
+        self.inner.now()
+    }
+    fn memory_start(&mut self) {
+        self.inner.memory_start()
+    }
+    fn memory_stop(&mut self) -> MemoryUse {
+        self.inner.memory_stop()
+    }
+    fn memory_budget(&self) -> Option<MemoryBudget> {
+        Some(self.budget)
+    }
+}
+
+#[test]
+fn what_does_not_fit_is_reported_with_its_need_and_not_run() {
+    let Some((keygen_stack, keygen_heap)) = fit::need(Algorithm::MlDsa65, Operation::Keygen) else {
+        panic!("ML-DSA-65 keygen is in the table of needs");
+    };
+    let (verify_stack, _) = fit::need(Algorithm::MlDsa65, Operation::Verify).unwrap();
+    // Room for verification alone, not for key generation.
+    let budget = MemoryBudget { stack: verify_stack + 8 * 1024, heap: 8 * 1024 };
+    assert!(keygen_stack > budget.stack || keygen_heap > budget.heap);
+    let mut board = SmallBoard { inner: SteppingPlatform { ticks: 0, step: 5, memory_windows: 0 }, budget };
+    let mut got = Collected::default();
+    let selected = |a| a == Algorithm::MlDsa65 || a == Algorithm::Sha256;
+    run(&mut board, &mut got, &Settings { min_iterations: 1, min_time_ms: 0 }, selected, &mut [0; 4]);
+
+    let statuses: Vec<_> = got.results.iter().map(|m| (m.operation, m.status, m.needed_bytes)).collect();
+    assert_eq!(
+        statuses,
+        [
+            (Operation::Keygen, Status::DoesNotFit, Some(keygen_stack + keygen_heap)),
+            (
+                Operation::Sign,
+                Status::DoesNotFit,
+                fit::need(Algorithm::MlDsa65, Operation::Sign).map(|(s, h)| s + h)
+            ),
+            (Operation::Verify, Status::Skipped, None),
+            (Operation::Hash, Status::Ok, None),
+        ]
+    );
+    // Only SHA-256 opened a memory window: nothing of ML-DSA ran.
+    assert_eq!(board.inner.memory_windows, 1);
+}

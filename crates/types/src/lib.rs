@@ -21,6 +21,4 @@ pub use measurement::{Clock, Measurement, TickUnit};
 #[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
-pub use result::{
-    BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload,
-};
+pub use result::{BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload};

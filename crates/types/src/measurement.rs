@@ -12,6 +12,10 @@ pub enum TickUnit {
     Nanoseconds,
     /// QEMU under `-icount`: one tick is this many emulated instructions.
     QemuInstructions { per_tick: u32 },
+    /// SysTick ticks of an emulated chip's core clock under QEMU's
+    /// `-icount shift=0` (one instruction per emulated nanosecond), where a
+    /// tick is not a whole number of instructions. Neither cycles nor real time.
+    QemuTicks,
 }
 
 impl TickUnit {
@@ -21,6 +25,7 @@ impl TickUnit {
         match text {
             "cycles" => Ok(TickUnit::Cycles),
             "ns" => Ok(TickUnit::Nanoseconds),
+            "qemu-ticks" => Ok(TickUnit::QemuTicks),
             _ => {
                 let per_tick = text
                     .strip_prefix(Self::QEMU_PREFIX)
@@ -38,6 +43,7 @@ impl fmt::Display for TickUnit {
         match self {
             TickUnit::Cycles => f.write_str("cycles"),
             TickUnit::Nanoseconds => f.write_str("ns"),
+            TickUnit::QemuTicks => f.write_str("qemu-ticks"),
             TickUnit::QemuInstructions { per_tick } => write!(f, "{}{per_tick}", Self::QEMU_PREFIX),
         }
     }

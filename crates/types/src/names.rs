@@ -177,9 +177,6 @@ mod tests {
         let back: Algorithm = serde_json::from_str(&json).unwrap();
         assert_eq!(back, Algorithm::MlKem768);
         let err = serde_json::from_str::<Algorithm>("\"Kyber768\"").unwrap_err();
-        assert!(
-            alloc::format!("{err}").contains("unknown algorithm"),
-            "{err}"
-        );
+        assert!(alloc::format!("{err}").contains("unknown algorithm"), "{err}");
     }
 }

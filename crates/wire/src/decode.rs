@@ -45,6 +45,14 @@ pub enum Record {
     Error {
         message: String,
     },
+    /// The board's memory probes measuring buffers of known size.
+    Calibration {
+        stack_buffer: u32,
+        stack: Option<u32>,
+        heap_buffer: u32,
+        heap: Option<u32>,
+        allocs: Option<u32>,
+    },
 }
 
 /// What a board says of itself: its fields as sent, read through accessors.
@@ -77,10 +85,7 @@ impl Hello {
             .get("tick_unit")
             .and_then(|u| TickUnit::parse(u).ok())
             .ok_or_else(|| malformed("hello without a valid tick_unit"))?;
-        Ok(Clock {
-            ticks_per_second,
-            unit,
-        })
+        Ok(Clock { ticks_per_second, unit })
     }
 
     /// The build identity: known keys into their fields, the rest into `extra`.
@@ -167,12 +172,8 @@ impl Decoder {
 fn split_line(line: &[u8], events: &mut Vec<Event>) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let marker = MARKER_FAMILY.as_bytes();
-    let mut starts: Vec<usize> = line
-        .windows(marker.len())
-        .enumerate()
-        .filter(|(_, w)| *w == marker)
-        .map(|(i, _)| i)
-        .collect();
+    let mut starts: Vec<usize> =
+        line.windows(marker.len()).enumerate().filter(|(_, w)| *w == marker).map(|(i, _)| i).collect();
     if starts.first() != Some(&0) {
         starts.insert(0, 0);
     }
@@ -209,14 +210,10 @@ fn shorten(bytes: &[u8]) -> String {
 pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
     let version_end = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
     if &line[..version_end] != MARKER.as_bytes() {
-        return Err(DecodeError::UnsupportedVersion(shorten(
-            &line[..version_end],
-        )));
+        return Err(DecodeError::UnsupportedVersion(shorten(&line[..version_end])));
     }
-    let star = line
-        .windows(2)
-        .rposition(|w| w == b" *")
-        .ok_or_else(|| DecodeError::Truncated(shorten(line)))?;
+    let star =
+        line.windows(2).rposition(|w| w == b" *").ok_or_else(|| DecodeError::Truncated(shorten(line)))?;
     let (body, sent) = (&line[..star], &line[star + 2..]);
     if sent.len() != 8 {
         return Err(DecodeError::Truncated(shorten(line)));
@@ -233,29 +230,19 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
     // The checksum held, so the body is what the board wrote: printable ASCII.
     let body = core::str::from_utf8(body).map_err(|_| malformed("record is not ASCII"))?;
     let mut words = body.split(' ').skip(1);
-    let kind = words
-        .next()
-        .ok_or_else(|| malformed("record without a kind"))?;
+    let kind = words.next().ok_or_else(|| malformed("record without a kind"))?;
     let mut fields = BTreeMap::new();
     for word in words {
-        let (key, value) = word
-            .split_once('=')
-            .ok_or_else(|| malformed(alloc::format!("field {word:?} has no '='")))?;
-        if fields
-            .insert(key.to_owned(), percent_decode(value)?)
-            .is_some()
-        {
+        let (key, value) =
+            word.split_once('=').ok_or_else(|| malformed(alloc::format!("field {word:?} has no '='")))?;
+        if fields.insert(key.to_owned(), percent_decode(value)?).is_some() {
             return Err(malformed(alloc::format!("field {key:?} given twice")));
         }
     }
     let fields = Fields { kind, fields };
     match kind {
-        kind::HELLO => Ok(Record::Hello(Hello {
-            fields: fields.fields,
-        })),
-        kind::BEGIN => Ok(Record::Begin {
-            operations: fields.number("operations")?,
-        }),
+        kind::HELLO => Ok(Record::Hello(Hello { fields: fields.fields })),
+        kind::BEGIN => Ok(Record::Begin { operations: fields.number("operations")? }),
         kind::OP => Ok(Record::Progress {
             algorithm: fields.name("alg", Algorithm::from_name)?,
             operation: fields.name("op", Operation::from_name)?,
@@ -263,11 +250,14 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
             total: fields.number("of")?,
         }),
         kind::RESULT => fields.measurement().map(Record::Result),
-        kind::END => Ok(Record::End {
-            results: fields.number("results")?,
-        }),
-        kind::ERROR => Ok(Record::Error {
-            message: fields.text("msg")?.to_owned(),
+        kind::END => Ok(Record::End { results: fields.number("results")? }),
+        kind::ERROR => Ok(Record::Error { message: fields.text("msg")?.to_owned() }),
+        kind::CALIBRATION => Ok(Record::Calibration {
+            stack_buffer: fields.number("stack_buffer")?,
+            stack: fields.optional("stack")?,
+            heap_buffer: fields.number("heap_buffer")?,
+            heap: fields.optional("heap")?,
+            allocs: fields.optional("allocs")?,
         }),
         other => Err(malformed(alloc::format!("unknown record kind {other:?}"))),
     }
@@ -309,8 +299,7 @@ impl Fields<'_> {
 
     fn number<N: core::str::FromStr>(&self, key: &str) -> Result<N, DecodeError> {
         let text = self.text(key)?;
-        text.parse()
-            .map_err(|_| malformed(alloc::format!("{key}={text:?} is not a number")))
+        text.parse().map_err(|_| malformed(alloc::format!("{key}={text:?} is not a number")))
     }
 
     fn optional<N: core::str::FromStr>(&self, key: &str) -> Result<Option<N>, DecodeError> {
@@ -320,11 +309,7 @@ impl Fields<'_> {
         }
     }
 
-    fn name<T, E>(
-        &self,
-        key: &str,
-        parse: impl Fn(&str) -> Result<T, E>,
-    ) -> Result<T, DecodeError> {
+    fn name<T, E>(&self, key: &str, parse: impl Fn(&str) -> Result<T, E>) -> Result<T, DecodeError> {
         let text = self.text(key)?;
         parse(text).map_err(|_| malformed(alloc::format!("unknown {key} {text:?}")))
     }
@@ -403,19 +388,14 @@ mod tests {
         w.field("rustc", "rustc 1.96.0 (x=y *z) 100%").unwrap();
         w.field("ticks_per_second", 25_000_000).unwrap();
         w.field("tick_unit", "qemu-instructions/40").unwrap();
-        w.field("crates", "ml-kem@0.3.4,rand_chacha@0.10.0")
-            .unwrap();
+        w.field("crates", "ml-kem@0.3.4,rand_chacha@0.10.0").unwrap();
         w.finish().unwrap();
         assert!(!line[..line.len() - 2].contains("  "));
-        let [Event::Record(Record::Hello(hello))] = &Decoder::new().push(line.as_bytes())[..]
-        else {
+        let [Event::Record(Record::Hello(hello))] = &Decoder::new().push(line.as_bytes())[..] else {
             panic!("{line}")
         };
         assert_eq!(hello.get("rustc"), Some("rustc 1.96.0 (x=y *z) 100%"));
-        assert_eq!(
-            hello.clock().unwrap().unit,
-            TickUnit::QemuInstructions { per_tick: 40 }
-        );
+        assert_eq!(hello.clock().unwrap().unit, TickUnit::QemuInstructions { per_tick: 40 });
         assert_eq!(hello.build().crates["ml-kem"], "0.3.4");
     }
 
@@ -426,10 +406,7 @@ mod tests {
         stream[digit] = b'4';
         stream.extend_from_slice(encoded(&sample()).as_bytes());
         let events = Decoder::new().push(&stream);
-        assert!(
-            matches!(events[0], Event::Rejected(DecodeError::BadChecksum { .. })),
-            "{events:?}"
-        );
+        assert!(matches!(events[0], Event::Rejected(DecodeError::BadChecksum { .. })), "{events:?}");
         assert_eq!(events[1], Event::Record(Record::Result(sample())));
         assert_eq!(events.len(), 2);
     }
@@ -440,10 +417,7 @@ mod tests {
         let mut stream = whole.as_bytes()[..40].to_vec();
         stream.extend_from_slice(whole.as_bytes());
         let events = Decoder::new().push(&stream);
-        assert!(
-            matches!(events[0], Event::Rejected(DecodeError::Truncated(_))),
-            "{events:?}"
-        );
+        assert!(matches!(events[0], Event::Rejected(DecodeError::Truncated(_))), "{events:?}");
         assert_eq!(events[1], Event::Record(Record::Result(sample())));
     }
 
@@ -467,9 +441,7 @@ mod tests {
     #[test]
     fn a_newer_format_is_refused_by_name() {
         let events = Decoder::new().push(b"@pqb2 result x=1 *00000000\r\n");
-        assert!(
-            matches!(&events[0], Event::Rejected(DecodeError::UnsupportedVersion(v)) if v == "@pqb2")
-        );
+        assert!(matches!(&events[0], Event::Rejected(DecodeError::UnsupportedVersion(v)) if v == "@pqb2"));
     }
 
     #[test]
@@ -477,10 +449,7 @@ mod tests {
         let mut m = sample();
         m.min_ticks = m.max_ticks + 1;
         let events = Decoder::new().push(encoded(&m).as_bytes());
-        assert!(
-            matches!(events[0], Event::Rejected(DecodeError::Malformed(_))),
-            "{events:?}"
-        );
+        assert!(matches!(events[0], Event::Rejected(DecodeError::Malformed(_))), "{events:?}");
     }
 
     #[test]

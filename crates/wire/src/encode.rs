@@ -21,10 +21,7 @@ pub struct RecordWriter<'a, W: Write> {
 
 impl<'a, W: Write> RecordWriter<'a, W> {
     pub fn begin(out: &'a mut W, kind: &str) -> Result<Self, fmt::Error> {
-        let mut writer = RecordWriter {
-            out,
-            digest: CRC.digest(),
-        };
+        let mut writer = RecordWriter { out, digest: CRC.digest() };
         writer.raw(MARKER)?;
         writer.raw(" ")?;
         writer.raw(kind)?;
@@ -69,16 +66,10 @@ impl<W: Write> Write for Escaped<'_, '_, W> {
             if is_plain(byte) {
                 let one = [byte];
                 // Plain bytes are ASCII, so this is valid UTF-8.
-                self.0
-                    .raw(core::str::from_utf8(&one).map_err(|_| fmt::Error)?)?;
+                self.0.raw(core::str::from_utf8(&one).map_err(|_| fmt::Error)?)?;
             } else {
-                let escaped = [
-                    b'%',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xF)],
-                ];
-                self.0
-                    .raw(core::str::from_utf8(&escaped).map_err(|_| fmt::Error)?)?;
+                let escaped = [b'%', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xF)]];
+                self.0.raw(core::str::from_utf8(&escaped).map_err(|_| fmt::Error)?)?;
             }
         }
         Ok(())

@@ -58,4 +58,5 @@ pub mod kind {
     pub const RESULT: &str = "result";
     pub const END: &str = "end";
     pub const ERROR: &str = "error";
+    pub const CALIBRATION: &str = "calibration";
 }

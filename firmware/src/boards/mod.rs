@@ -3,16 +3,93 @@
 
 use core::fmt;
 
-use pqbench_suite::{MemoryUse, Platform};
+use pqbench_suite::{MemoryBudget, MemoryUse, Platform};
 use pqbench_types::Clock;
 
 use crate::memory;
 
+// Emulated boards count SysTick; chips count cycles.
+#[cfg(any(feature = "nucleo-f446ze", feature = "nucleo-f439zi", feature = "b-u585i-iot02a"))]
+mod dwt;
+#[cfg(any(
+    feature = "netduinoplus2",
+    feature = "nucleo-f446ze",
+    feature = "nucleo-f439zi",
+    feature = "b-u585i-iot02a"
+))]
+mod stm32_gpio;
+#[cfg(any(feature = "netduinoplus2", feature = "nucleo-f446ze", feature = "nucleo-f439zi"))]
+mod stm32f4;
+#[cfg(feature = "b-u585i-iot02a")]
+mod stm32u5;
+#[cfg(any(feature = "mps2-an386", feature = "netduinoplus2"))]
 mod systick;
 
 #[cfg(feature = "mps2-an386")]
 #[path = "mps2_an386.rs"]
 pub mod board;
+#[cfg(feature = "netduinoplus2")]
+#[path = "netduinoplus2.rs"]
+pub mod board;
+#[cfg(feature = "nucleo-f446ze")]
+#[path = "nucleo_f446ze.rs"]
+pub mod board;
+#[cfg(feature = "nucleo-f439zi")]
+#[path = "nucleo_f439zi.rs"]
+pub mod board;
+#[cfg(feature = "b-u585i-iot02a")]
+#[path = "b_u585i_iot02a.rs"]
+pub mod board;
+
+/// A board's tick counter: SysTick on emulated boards, DWT CYCCNT on chips.
+pub trait TickCounter {
+    /// Takes what it needs of the core peripherals (nothing else uses them).
+    fn start(core: cortex_m::Peripherals) -> Self;
+    /// Counts from zero again, at the start of a run.
+    fn restart(&mut self);
+    fn now(&mut self) -> u64;
+}
+
+/// Memory-mapped registers, by address as the reference manuals give them.
+#[cfg(any(
+    feature = "netduinoplus2",
+    feature = "nucleo-f446ze",
+    feature = "nucleo-f439zi",
+    feature = "b-u585i-iot02a"
+))]
+pub mod mmio {
+    /// # Safety
+    /// `address` is a readable register of this chip.
+    pub unsafe fn read(address: usize) -> u32 {
+        // SAFETY: per the caller.
+        unsafe { core::ptr::read_volatile(address as *const u32) }
+    }
+
+    /// # Safety
+    /// `address` is a writable register of this chip and `value` is valid for it.
+    pub unsafe fn write(address: usize, value: u32) {
+        // SAFETY: per the caller.
+        unsafe { core::ptr::write_volatile(address as *mut u32, value) }
+    }
+
+    /// Clears `clear` and sets `set` in a register, leaving its other bits.
+    ///
+    /// # Safety
+    /// As for [`write`].
+    pub unsafe fn modify(address: usize, clear: u32, set: u32) {
+        // SAFETY: per the caller.
+        unsafe { write(address, (read(address) & !clear) | set) }
+    }
+
+    /// Waits for all of `mask` to read as `expected`.
+    ///
+    /// # Safety
+    /// As for [`read`].
+    pub unsafe fn wait_for(address: usize, mask: u32, expected: u32) {
+        // SAFETY: per the caller.
+        while unsafe { read(address) } & mask != expected {}
+    }
+}
 
 /// A board's serial port, byte at a time.
 pub trait Uart {
@@ -26,7 +103,7 @@ pub struct Serial(board::Uart);
 impl Serial {
     /// The port without its owner, for fault handlers that must still speak.
     pub fn steal() -> Self {
-        Serial(board::Uart::steal())
+        Serial(board::steal_uart())
     }
 
     /// Blocks until a whole line has arrived; returns its length without
@@ -59,19 +136,16 @@ impl fmt::Write for Serial {
 
 /// The suite's view of the board: its clock and the memory probes.
 pub struct BoardPlatform {
-    clock: systick::Clock,
+    ticks: board::Ticks,
 }
 
 impl Platform for BoardPlatform {
     fn clock(&self) -> Clock {
-        Clock {
-            ticks_per_second: board::TICKS_PER_SECOND,
-            unit: board::TICK_UNIT,
-        }
+        Clock { ticks_per_second: board::TICKS_PER_SECOND, unit: board::TICK_UNIT }
     }
 
     fn now(&mut self) -> u64 {
-        self.clock.now()
+        TickCounter::now(&mut self.ticks)
     }
 
     fn memory_start(&mut self) {
@@ -80,6 +154,10 @@ impl Platform for BoardPlatform {
 
     fn memory_stop(&mut self) -> MemoryUse {
         memory::stop()
+    }
+
+    fn memory_budget(&self) -> Option<MemoryBudget> {
+        Some(memory::budget())
     }
 }
 
@@ -90,12 +168,10 @@ pub struct Board {
 
 impl Board {
     pub fn init(core: cortex_m::Peripherals) -> Self {
-        let uart = board::Uart::init();
-        let clock = systick::Clock::start(core.SYST);
-        Board {
-            serial: Serial(uart),
-            platform: BoardPlatform { clock },
-        }
+        board::init_clocks();
+        let uart = board::uart();
+        let ticks = <board::Ticks as TickCounter>::start(core);
+        Board { serial: Serial(uart), platform: BoardPlatform { ticks } }
     }
 
     pub fn serial(&mut self) -> &mut Serial {
@@ -104,7 +180,7 @@ impl Board {
 
     /// The platform and port for one run, with the clock restarted.
     pub fn start_run(&mut self) -> (&mut BoardPlatform, &mut Serial) {
-        self.platform.clock.restart();
+        TickCounter::restart(&mut self.platform.ticks);
         (&mut self.platform, &mut self.serial)
     }
 }

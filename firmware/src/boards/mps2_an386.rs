@@ -16,6 +16,11 @@ pub const TICK_UNIT: TickUnit = TickUnit::QemuInstructions { per_tick: 40 };
 /// What the heap may take; the rest of RAM holds the stack and statics.
 pub const HEAP_BYTES: usize = 2 * 1024 * 1024;
 
+pub type Ticks = super::systick::SysTickClock;
+
+/// QEMU's clocks need no setting up.
+pub fn init_clocks() {}
+
 /// CMSDK APB UART0.
 const UART0: usize = 0x4000_4000;
 const DATA: usize = UART0;
@@ -29,8 +34,16 @@ const CTRL_RX_ENABLE: u32 = 1 << 1;
 
 pub struct Uart(());
 
+pub fn uart() -> Uart {
+    Uart::init()
+}
+
+pub fn steal_uart() -> Uart {
+    Uart(())
+}
+
 impl Uart {
-    pub fn init() -> Self {
+    fn init() -> Self {
         // SAFETY: the UART's documented registers; this runs once at boot.
         // The divider must be set before TX is enabled, or QEMU keeps TX
         // full and drops every later byte.
@@ -38,10 +51,6 @@ impl Uart {
             write_volatile(BAUDDIV as *mut u32, 16);
             write_volatile(CTRL as *mut u32, CTRL_TX_ENABLE | CTRL_RX_ENABLE);
         }
-        Uart(())
-    }
-
-    pub fn steal() -> Self {
         Uart(())
     }
 }

@@ -8,6 +8,7 @@
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use cortex_m::peripheral::SYST;
+
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m_rt::exception;
 
@@ -15,29 +16,31 @@ const RELOAD: u32 = 0x00FF_FFFF;
 
 static WRAPS: AtomicU32 = AtomicU32::new(0);
 
-pub struct Clock(SYST);
+/// SysTick on the core clock.
+pub struct SysTickClock(SYST);
 
-impl Clock {
-    pub fn start(mut syst: SYST) -> Self {
+impl super::TickCounter for SysTickClock {
+    fn start(core: cortex_m::Peripherals) -> Self {
+        let mut syst = core.SYST;
         syst.set_clock_source(SystClkSource::Core);
         syst.set_reload(RELOAD);
         syst.clear_current();
         syst.enable_interrupt();
         syst.enable_counter();
-        Clock(syst)
+        SysTickClock(syst)
     }
 
     /// Starts counting again from zero. Called when a run begins, so that
     /// the tick boundaries fall at the same instructions on every run: the
     /// time the host took to send its command no longer shifts them.
-    pub fn restart(&mut self) {
+    fn restart(&mut self) {
         self.0.disable_counter();
         self.0.clear_current();
         WRAPS.store(0, Ordering::Release);
         self.0.enable_counter();
     }
 
-    pub fn now(&self) -> u64 {
+    fn now(&mut self) -> u64 {
         loop {
             let before = WRAPS.load(Ordering::Acquire);
             let current = SYST::get_current();

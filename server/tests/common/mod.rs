@@ -39,11 +39,7 @@ pub fn firmware_dist() -> PathBuf {
 }
 
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 pub async fn start_server(extra: &[&str]) -> Server {
@@ -59,16 +55,9 @@ pub async fn start_server(extra: &[&str]) -> Server {
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let server = Server {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-        _dir: dir,
-    };
+    let server = Server { child, base: format!("http://127.0.0.1:{port}"), _dir: dir };
     let deadline = Instant::now() + Duration::from_secs(30);
-    while reqwest::get(format!("{}/api/health", server.base))
-        .await
-        .is_err()
-    {
+    while reqwest::get(format!("{}/api/health", server.base)).await.is_err() {
         assert!(Instant::now() < deadline, "the server did not come up");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -77,22 +66,14 @@ pub async fn start_server(extra: &[&str]) -> Server {
 
 impl Server {
     pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .post(format!("{}{path}", self.base))
-            .json(body)
-            .send()
-            .await
-            .unwrap();
+        let response =
+            reqwest::Client::new().post(format!("{}{path}", self.base)).json(body).send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap())
     }
 
     pub async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
         let response = reqwest::get(format!("{}{path}", self.base)).await.unwrap();
-        assert!(
-            response.status().is_success(),
-            "GET {path}: {}",
-            response.status()
-        );
+        assert!(response.status().is_success(), "GET {path}: {}", response.status());
         response.json().await.unwrap()
     }
 }
