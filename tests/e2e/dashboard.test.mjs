@@ -76,3 +76,40 @@ test('board results are listed, and a browser run is stored and listed beside th
   await page.screenshot({ path: join(screenshots, 'dashboard-browser-run.png') });
   assert.deepEqual(errors, []);
 });
+
+test('the browser runs the whole suite and names its rows as a board does', async () => {
+  const { id } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ board: 'qemu-mps2-an386', min_iterations: 1, min_time_ms: 0 }),
+  });
+  assert.equal((await waitForRun(server, id)).status, 'complete');
+  const boardRows = (await server.api(`/api/runs/${id}/results`)).map((r) => `${r.algorithm} ${r.operation}`);
+
+  const page = await chromium.browser.newPage();
+  await page.goto(server.base);
+  const upload = await page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker('/bench/worker.js', { type: 'module' });
+        worker.onmessage = ({ data }) => {
+          if (data.type === 'done') resolve(JSON.parse(data.upload));
+          if (data.type === 'error') reject(new Error(data.message));
+        };
+        worker.onerror = (e) => reject(new Error(e.message));
+        worker.postMessage({ algorithms: [], min_iterations: 1, min_time_ms: 0 });
+      }),
+  );
+  const browserRows = upload.measurements.map((m) => `${m.algorithm} ${m.operation}`);
+  assert.deepEqual(browserRows, boardRows);
+  assert.ok(upload.measurements.every((m) => m.status === 'ok'));
+
+  const { id: stored } = await server.api('/api/uploads', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(upload),
+  });
+  const storedRows = (await server.api(`/api/runs/${stored}/results`)).map((r) => `${r.algorithm} ${r.operation}`);
+  assert.deepEqual(storedRows, boardRows);
+  await page.close();
+});

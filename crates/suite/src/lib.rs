@@ -29,7 +29,7 @@ mod ecc;
 mod hash;
 mod kem;
 mod measure;
-mod needs;
+pub mod needs;
 pub mod probe;
 mod rsa;
 
