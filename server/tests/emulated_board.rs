@@ -291,3 +291,45 @@ async fn a_native_run_stores_the_same_rows_as_a_board_run() {
         results.iter().find(|r| r.algorithm.as_str() == "ML-KEM-768" && r.operation == Operation::Keygen);
     assert_eq!(keygen.and_then(|r| r.heap_bytes), Some(4736));
 }
+
+/// A self-test that fails (a test image gets SHA-256's known answer wrong)
+/// is stored as failed, with no timing, and the run goes on.
+#[tokio::test]
+async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
+    use pqbench::boards::{EMULATED, Emulator};
+    use pqbench::collect::Collector;
+    use pqbench::store::{NewRun, Store};
+    use pqbench_types::{Algorithm, Build, Source};
+    use pqbench_wire::RunCommand;
+
+    let image = common::dist().join("test/mps2-an386-self-test-fault.elf");
+    assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("fault.db")).await.unwrap();
+    let id = store
+        .create_run(&NewRun {
+            status: RunStatus::Running,
+            source: Source::Serial,
+            board: "qemu-mps2-an386".into(),
+            clock_hz: None,
+            build: Build::default(),
+            settings: None,
+        })
+        .await
+        .unwrap();
+    let emulator = Emulator::start(&EMULATED[0], &image).await.unwrap();
+    let mut port = emulator.open_console().unwrap();
+    let command = RunCommand::new(1, 0).with_algorithm(Algorithm::Sha256).with_algorithm(Algorithm::Sha512);
+    let outcome = Collector::new(&store, id).collect(&mut port, command, |_| {}).await.unwrap();
+    drop(port);
+    emulator.stop().await;
+
+    assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?}");
+    let results = store.results(id).await.unwrap();
+    let sha256 = results.iter().find(|r| r.algorithm == Algorithm::Sha256).unwrap();
+    assert_eq!(sha256.status, Status::Failed);
+    assert_eq!((sha256.iterations, sha256.avg_ms, sha256.ops_per_sec), (None, None, None));
+    assert_eq!((sha256.stack_bytes, sha256.heap_bytes), (None, None));
+    let sha512 = results.iter().find(|r| r.algorithm == Algorithm::Sha512).unwrap();
+    assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
+}

@@ -94,6 +94,7 @@ fn main() -> Result<()> {
         ["test"] => {
             let cross = setup::ensure(&project, true)?;
             project.build(&cross)?;
+            project.build_test_images(&cross)?;
             project.test()
         }
         _ => {
@@ -179,6 +180,15 @@ impl Project {
             command.args(["--db", "pqbench.db"]);
         }
         run(command.args(extra))
+    }
+
+    /// Images made for tests alone, which the server never offers.
+    fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
+        step("test image: mps2-an386 with a failing self-test");
+        let features = ["--features", "mps2-an386,inject-self-test-fault"];
+        let out = cross.build(self, "pqbench-firmware", "thumbv7em-none-eabihf", "firmware", &features)?;
+        copy(&out.join("pqbench-firmware"), &self.dist().join("test/mps2-an386-self-test-fault.elf"))?;
+        Ok(())
     }
 
     fn test(&self) -> Result<()> {
