@@ -70,6 +70,7 @@ impl From<RunError> for ApiError {
         let status = match &e {
             RunError::Invalid(_) => StatusCode::BAD_REQUEST,
             RunError::Board(BoardError::Unknown(_)) => StatusCode::NOT_FOUND,
+            RunError::Board(BoardError::UnknownVariant(_)) => StatusCode::BAD_REQUEST,
             RunError::Board(BoardError::Busy(_)) => StatusCode::CONFLICT,
             RunError::Board(_) => StatusCode::SERVICE_UNAVAILABLE,
             RunError::Store(e) => {

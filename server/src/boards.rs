@@ -49,10 +49,17 @@ pub const EMULATED: &[EmulatedBoard] = &[
 
 const QEMU: &str = "qemu-system-arm";
 
+/// Firmware build variants, by optimisation level; `cargo xtask build`
+/// makes each where it fits the chip.
+pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3"];
+pub const DEFAULT_VARIANT: &str = "opt-s";
+
 #[derive(Debug, thiserror::Error)]
 pub enum BoardError {
     #[error("no board {0:?} here; `pqbench boards` lists the boards this server can reach")]
     Unknown(String),
+    #[error("no build variant {0:?}: the variants are opt-s, opt-z and opt-3")]
+    UnknownVariant(String),
     #[error("board {0:?} is busy with another run")]
     Busy(String),
     #[error("the firmware image {0} is missing: build it with `cargo xtask build`")]
@@ -90,8 +97,18 @@ impl Boards {
         Boards { firmware_dir, busy: Arc::default() }
     }
 
-    fn image(&self, board: &EmulatedBoard) -> PathBuf {
-        self.firmware_dir.join(board.image)
+    /// The image of a build variant: `opt-s` is the board's own image,
+    /// others carry the variant in their name (`mps2-an386-opt-z.elf`).
+    fn image(&self, board: &EmulatedBoard, variant: &str) -> PathBuf {
+        if variant == DEFAULT_VARIANT {
+            return self.firmware_dir.join(board.image);
+        }
+        let stem = board.image.trim_end_matches(".elf");
+        self.firmware_dir.join(format!("{stem}-{variant}.elf"))
+    }
+
+    fn variants(&self, board: &EmulatedBoard) -> Vec<String> {
+        VARIANTS.iter().filter(|v| self.image(board, v).is_file()).map(|v| v.to_string()).collect()
     }
 
     /// Boards a run can be started on: emulated ones whose image is built,
@@ -103,12 +120,13 @@ impl Boards {
         }
         EMULATED
             .iter()
-            .filter(|b| self.image(b).is_file())
+            .filter(|b| self.image(b, DEFAULT_VARIANT).is_file())
             .map(|b| Board {
                 id: b.id.into(),
                 name: b.name.into(),
                 kind: BoardKind::Emulated,
                 available: !busy.contains(b.id),
+                variants: self.variants(b),
             })
             .collect()
     }
@@ -120,16 +138,23 @@ impl Boards {
         }
         EMULATED
             .iter()
-            .map(|b| self.image(b))
+            .map(|b| self.image(b, DEFAULT_VARIANT))
             .filter(|image| !image.is_file())
             .map(BoardError::MissingImage)
             .collect()
     }
 
     /// Takes the board for a run, or says why not.
-    pub fn reserve(&self, id: &str) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
+    pub fn reserve(
+        &self,
+        id: &str,
+        variant: &str,
+    ) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
         let board = EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
-        let image = self.image(board);
+        if !VARIANTS.contains(&variant) {
+            return Err(BoardError::UnknownVariant(variant.into()));
+        }
+        let image = self.image(board, variant);
         if !image.is_file() {
             return Err(BoardError::MissingImage(image));
         }

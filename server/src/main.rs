@@ -65,6 +65,9 @@ enum Commands {
         min_iterations: Option<u32>,
         #[arg(long)]
         min_time_ms: Option<u32>,
+        /// The firmware build: opt-s (the default), opt-z or opt-3.
+        #[arg(long)]
+        variant: Option<String>,
         #[command(flatten)]
         paths: Paths,
     },
@@ -113,16 +116,16 @@ async fn main() -> anyhow::Result<()> {
         Commands::Boards { paths } => {
             let boards = Boards::new(paths.dist.join("firmware"));
             for board in boards.list() {
-                println!("{}\t{}", board.id, board.name);
+                println!("{}\t{}\t{}", board.id, board.variants.join(","), board.name);
             }
             for missing in boards.missing() {
                 eprintln!("not available: {missing}");
             }
             Ok(())
         }
-        Commands::Run { board, algorithms, min_iterations, min_time_ms, paths } => {
+        Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, paths } => {
             let algorithms = parse_algorithms(algorithms)?;
-            let request = RunRequest { board, algorithms, min_iterations, min_time_ms };
+            let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
             run(paths, request).await
         }
         Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {

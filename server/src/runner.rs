@@ -59,7 +59,8 @@ pub struct PreparedRun {
 
 pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
     let command = command(request)?;
-    let (reservation, board, image) = boards.reserve(&request.board)?;
+    let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
+    let (reservation, board, image) = boards.reserve(&request.board, variant)?;
     let id = store
         .create_run(&NewRun {
             status: RunStatus::Running,
@@ -71,6 +72,7 @@ pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Re
                 "algorithms": request.algorithms,
                 "min_iterations": command.min_iterations,
                 "min_time_ms": command.min_time_ms,
+                "variant": variant,
             })),
         })
         .await?;

@@ -333,3 +333,26 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     let sha512 = results.iter().find(|r| r.algorithm == Algorithm::Sha512).unwrap();
     assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
 }
+
+/// The same suite built at other optimisation levels, chosen per run.
+#[tokio::test]
+async fn build_variants_are_offered_and_recorded() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let boards: Vec<pqbench_types::Board> = server.get("/api/boards").await;
+    let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
+    assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3"]);
+    let mut keygen_ticks = Vec::new();
+    for (variant, opt_level) in [("opt-s", "s"), ("opt-z", "z"), ("opt-3", "3")] {
+        let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
+            "min_iterations": 1, "min_time_ms": 0, "variant": variant});
+        let (run, results) = run_to_end(&server, request).await;
+        assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+        assert_eq!(run.build.opt_level.as_deref(), Some(opt_level));
+        keygen_ticks.push(results[0].ticks_per_op.unwrap());
+    }
+    assert!(keygen_ticks[2] < keygen_ticks[0], "opt-level 3 is faster than s: {keygen_ticks:?}");
+    let (status, body) =
+        server.post("/api/runs", &json!({"board": "qemu-mps2-an386", "variant": "opt-9"})).await;
+    assert_eq!(status, 400, "{body}");
+}

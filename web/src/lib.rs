@@ -152,6 +152,7 @@ fn Boards(state: State) -> impl IntoView {
                 algorithms: Some(vec![Algorithm::MlKem768]),
                 min_iterations: Some(3),
                 min_time_ms: Some(0),
+                variant: None,
             };
             if let Some(Created { id }) = state.check(api::post("/api/runs", &request).await) {
                 state.refresh_runs().await;

@@ -219,6 +219,10 @@ pub struct Board {
     pub kind: BoardKind,
     /// Whether a run can start now (false while one is running).
     pub available: bool,
+    /// The firmware builds a run can choose (`opt-s`, the default, `opt-z`,
+    /// `opt-3`): the same suite at other optimisation levels.
+    #[serde(default)]
+    pub variants: alloc::vec::Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,6 +255,9 @@ pub struct RunRequest {
     pub min_iterations: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_time_ms: Option<u32>,
+    /// One of the board's `variants`; left out, `opt-s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 /// The answer to a request that created a run (or a report).
