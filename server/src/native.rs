@@ -3,7 +3,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 use pqbench_suite::probe::{self, HeapCounter};
@@ -176,27 +175,12 @@ fn cpu_model() -> Option<String> {
 }
 
 fn build() -> Build {
-    let mut extra = BTreeMap::new();
+    let mut build = pqbench_types::compiled_build!();
     if let Some(cpu) = cpu_model() {
-        extra.insert("cpu".to_owned(), cpu);
+        build.extra.insert("cpu".to_owned(), cpu);
     }
     if let Ok(cores) = std::thread::available_parallelism() {
-        extra.insert("cores".to_owned(), cores.to_string());
+        build.extra.insert("cores".to_owned(), cores.to_string());
     }
-    let crates = env!("PQBENCH_CRATES")
-        .split(',')
-        .filter_map(|entry| entry.split_once('@'))
-        .map(|(name, version)| (name.to_owned(), version.to_owned()))
-        .collect();
-    Build {
-        revision: Some(env!("PQBENCH_REVISION").to_owned()),
-        rustc: Some(env!("PQBENCH_RUSTC").to_owned()),
-        target: Some(env!("PQBENCH_TARGET").to_owned()),
-        profile: Some(env!("PQBENCH_PROFILE").to_owned()),
-        opt_level: Some(env!("PQBENCH_OPT_LEVEL").to_owned()),
-        lto: Some(env!("PQBENCH_LTO").to_owned()),
-        features: None,
-        crates,
-        extra,
-    }
+    build
 }

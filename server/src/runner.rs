@@ -1,6 +1,6 @@
 //! Starting a run on a board: shared by `POST /api/runs` and `pqbench run`.
 
-use pqbench_types::{Build, RunRequest, RunStatus, Source};
+use pqbench_types::{RunRequest, RunStatus};
 use pqbench_wire::RunCommand;
 
 use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Reservation};
@@ -62,19 +62,15 @@ pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Re
     let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
     let (reservation, board, image) = boards.reserve(&request.board, variant)?;
     let id = store
-        .create_run(&NewRun {
-            status: RunStatus::Running,
-            source: Source::Serial,
-            board: board.id.into(),
-            clock_hz: None,
-            build: Build::default(),
-            settings: Some(serde_json::json!({
+        .create_run(&NewRun::on_board(
+            board.id,
+            Some(serde_json::json!({
                 "algorithms": request.algorithms,
                 "min_iterations": command.min_iterations,
                 "min_time_ms": command.min_time_ms,
                 "variant": variant,
             })),
-        })
+        ))
         .await?;
     Ok(PreparedRun { id, command, board, image, store: store.clone(), _reservation: reservation })
 }

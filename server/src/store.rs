@@ -31,6 +31,21 @@ pub struct NewRun {
     pub settings: Option<serde_json::Value>,
 }
 
+impl NewRun {
+    /// A run a board is about to make over its serial port; the board says
+    /// its build and clock when it answers.
+    pub fn on_board(board: &str, settings: Option<serde_json::Value>) -> NewRun {
+        NewRun {
+            status: RunStatus::Running,
+            source: Source::Serial,
+            board: board.into(),
+            clock_hz: None,
+            build: Build::default(),
+            settings,
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Store {
     pool: SqlitePool,
@@ -321,17 +336,7 @@ mod tests {
     #[tokio::test]
     async fn a_run_and_its_results_read_back_as_written() {
         let (_dir, store) = temp_store().await;
-        let id = store
-            .create_run(&NewRun {
-                status: RunStatus::Running,
-                source: Source::Serial,
-                board: "qemu-mps2-an386".into(),
-                clock_hz: None,
-                build: Build::default(),
-                settings: None,
-            })
-            .await
-            .unwrap();
+        let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
         let m = Measurement {
             iterations: 3,
             total_ticks: 300,
@@ -360,14 +365,7 @@ mod tests {
     #[tokio::test]
     async fn unfinished_runs_are_interrupted_at_start() {
         let (_dir, store) = temp_store().await;
-        let new = NewRun {
-            status: RunStatus::Running,
-            source: Source::Serial,
-            board: "b".into(),
-            clock_hz: None,
-            build: Build::default(),
-            settings: None,
-        };
+        let new = NewRun::on_board("b", None);
         let running = store.create_run(&new).await.unwrap();
         let done = store.create_run(&new).await.unwrap();
         store.finish_run(done, RunStatus::Complete, None).await.unwrap();

@@ -299,24 +299,14 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     use pqbench::boards::{EMULATED, Emulator};
     use pqbench::collect::Collector;
     use pqbench::store::{NewRun, Store};
-    use pqbench_types::{Algorithm, Build, Source};
+    use pqbench_types::Algorithm;
     use pqbench_wire::RunCommand;
 
     let image = common::dist().join("test/mps2-an386-self-test-fault.elf");
     assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("fault.db")).await.unwrap();
-    let id = store
-        .create_run(&NewRun {
-            status: RunStatus::Running,
-            source: Source::Serial,
-            board: "qemu-mps2-an386".into(),
-            clock_hz: None,
-            build: Build::default(),
-            settings: None,
-        })
-        .await
-        .unwrap();
+    let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
     let emulator = Emulator::start(&EMULATED[0], &image).await.unwrap();
     let mut port = emulator.open_console().unwrap();
     let command = RunCommand::new(1, 0).with_algorithm(Algorithm::Sha256).with_algorithm(Algorithm::Sha512);

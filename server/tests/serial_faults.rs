@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use pqbench::collect::Collector;
 use pqbench::store::{NewRun, Store};
-use pqbench_types::{
-    Algorithm, BenchResult, Build, Clock, Measurement, Operation, RunStatus, Source, Status, TickUnit,
-};
+use pqbench_types::{Algorithm, BenchResult, Clock, Measurement, Operation, RunStatus, Status, TickUnit};
 use pqbench_wire::{RecordWriter, RunCommand, kind, write_measurement};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio_serial::SerialStream;
@@ -60,17 +58,7 @@ fn hello() -> String {
 async fn store_with_run() -> (tempfile::TempDir, Store, i64) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("faults.db")).await.unwrap();
-    let id = store
-        .create_run(&NewRun {
-            status: RunStatus::Running,
-            source: Source::Serial,
-            board: "qemu-mps2-an386".into(),
-            clock_hz: None,
-            build: Build::default(),
-            settings: None,
-        })
-        .await
-        .unwrap();
+    let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
     (dir, store, id)
 }
 

@@ -176,22 +176,7 @@ fn fnv1a(bytes: &[u8]) -> u32 {
 }
 
 fn build(extra: BTreeMap<String, String>) -> Build {
-    let crates = env!("PQBENCH_CRATES")
-        .split(',')
-        .filter_map(|entry| entry.split_once('@'))
-        .map(|(name, version)| (name.to_owned(), version.to_owned()))
-        .collect();
-    Build {
-        revision: Some(env!("PQBENCH_REVISION").to_owned()),
-        rustc: Some(env!("PQBENCH_RUSTC").to_owned()),
-        target: Some(env!("PQBENCH_TARGET").to_owned()),
-        profile: Some(env!("PQBENCH_PROFILE").to_owned()),
-        opt_level: Some(env!("PQBENCH_OPT_LEVEL").to_owned()),
-        lto: Some(env!("PQBENCH_LTO").to_owned()),
-        features: None,
-        crates,
-        extra,
-    }
+    Build { extra, ..pqbench_types::compiled_build!() }
 }
 
 #[cfg(test)]

@@ -86,3 +86,38 @@ impl ImageSize {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F446: Firmware = Firmware {
+        board: "nucleo-f446ze",
+        target: "thumbv7em-none-eabihf",
+        flash_bytes: 512 << 10,
+        ram_bytes: 128 << 10,
+    };
+
+    #[test]
+    fn an_image_must_fit_the_chips_flash_and_ram() {
+        let fits = ImageSize { flash: 370 << 10, static_ram: 48 << 10, stack: 64 << 10 };
+        assert!(fits.check(&F446).is_ok());
+        assert!(fits.report(&F446).contains("flash 370.0 KiB of 512.0 KiB"));
+        let too_much_code = ImageSize { flash: 735 << 10, ..fits };
+        assert!(too_much_code.check(&F446).unwrap_err().to_string().contains("flash"));
+        let too_much_stack = ImageSize { stack: 96 << 10, ..fits };
+        assert!(too_much_stack.check(&F446).unwrap_err().to_string().contains("RAM"));
+    }
+
+    #[test]
+    fn a_built_image_is_measured_from_its_sections() {
+        let dist = std::env::var_os("PQBENCH_DIST").map(std::path::PathBuf::from);
+        let Some(image) = dist.map(|d| d.join("firmware/nucleo-f446ze.elf")).filter(|p| p.is_file()) else {
+            panic!("no F446 image: run the tests with `cargo xtask test`");
+        };
+        let size = measure(&image).unwrap();
+        assert_eq!(size.stack, 64 << 10, "the memory map's stack region");
+        assert!(size.flash > 100 << 10 && size.static_ram > 40 << 10);
+        assert!(size.check(&F446).is_ok());
+    }
+}

@@ -7,6 +7,8 @@
 //!   server, into `<target>/dist`.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
 //! - `test`: setup --tests, build, then every test (Rust and browser).
+//! - `bench`: the whole suite on the emulated board and on this host (an
+//!   optimised build), printed as the table in BENCHMARKS.md.
 //! - `needs`: measures each operation's RAM on the emulated board and
 //!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
 //!
@@ -15,6 +17,7 @@
 //! `-Zbuild-std`. Host and cross builds use separate target directories so
 //! neither invalidates the other's fingerprints.
 
+mod bench;
 mod image_size;
 mod needs;
 mod setup;
@@ -101,6 +104,11 @@ fn main() -> Result<()> {
             project.build(&cross)?;
             project.serve(rest)
         }
+        ["bench"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build(&cross)?;
+            bench::run_all(&project)
+        }
         ["needs"] => {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)?;
@@ -113,7 +121,9 @@ fn main() -> Result<()> {
             project.test()
         }
         _ => {
-            eprintln!("usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs");
+            eprintln!(
+                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench"
+            );
             std::process::exit(2);
         }
     }

@@ -193,6 +193,57 @@ pub struct Upload {
     pub measurements: alloc::vec::Vec<Measurement>,
 }
 
+impl Build {
+    /// The build identity `pqbench-build-info` wrote down: its `crates`
+    /// are `name@version` pairs separated by commas.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_build_info(
+        revision: &str,
+        rustc: &str,
+        target: &str,
+        profile: &str,
+        opt_level: &str,
+        lto: &str,
+        features: &str,
+        crates: &str,
+    ) -> Build {
+        let text = |s: &str| (!s.is_empty()).then(|| String::from(s));
+        Build {
+            revision: text(revision),
+            rustc: text(rustc),
+            target: text(target),
+            profile: text(profile),
+            opt_level: text(opt_level),
+            lto: text(lto),
+            features: text(features),
+            crates: crates
+                .split(',')
+                .filter_map(|entry| entry.split_once('@'))
+                .map(|(name, version)| (String::from(name), String::from(version)))
+                .collect(),
+            extra: BTreeMap::new(),
+        }
+    }
+}
+
+/// The [`Build`] of the crate that expands it, from the `PQBENCH_*`
+/// variables its build script set with `pqbench-build-info`.
+#[macro_export]
+macro_rules! compiled_build {
+    () => {
+        $crate::Build::from_build_info(
+            env!("PQBENCH_REVISION"),
+            env!("PQBENCH_RUSTC"),
+            env!("PQBENCH_TARGET"),
+            env!("PQBENCH_PROFILE"),
+            env!("PQBENCH_OPT_LEVEL"),
+            env!("PQBENCH_LTO"),
+            env!("PQBENCH_FEATURES"),
+            env!("PQBENCH_CRATES"),
+        )
+    };
+}
+
 /// A run as the API shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {

@@ -109,3 +109,36 @@ pub fn usart3_on_pd8_pd9(apb1_hz: u32, baud: u32) -> Usart {
     alternate_function(GPIOD, 9, 7);
     Usart::enable(USART3, apb1_hz, baud)
 }
+
+/// A NUCLEO-144 board with an STM32F4 at 180 MHz from the ST-LINK's 8 MHz
+/// clock, the ST-LINK virtual COM port on USART3 (PD8/PD9), and the DWT
+/// cycle counter as the clock.
+#[cfg(any(feature = "nucleo-f446ze", feature = "nucleo-f439zi"))]
+pub mod nucleo144 {
+    use pqbench_types::TickUnit;
+
+    use super::Usart;
+
+    pub const CORE: &str = "cortex-m4f";
+    pub const CLOCK_HZ: u64 = 180_000_000;
+    pub const TICKS_PER_SECOND: u64 = 180_000_000;
+    pub const TICK_UNIT: TickUnit = TickUnit::Cycles;
+
+    /// APB1, which clocks USART3: 180 MHz / 4.
+    const APB1_HZ: u32 = 45_000_000;
+
+    pub type Ticks = crate::boards::dwt::CycleCounter;
+    pub type Uart = Usart;
+
+    pub fn init_clocks() {
+        super::clocks_180mhz_from_hse_bypass();
+    }
+
+    pub fn uart() -> Uart {
+        super::usart3_on_pd8_pd9(APB1_HZ, 115_200)
+    }
+
+    pub fn steal_uart() -> Uart {
+        Usart::steal(super::USART3)
+    }
+}
