@@ -210,8 +210,20 @@ async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyho
     Ok(())
 }
 
+/// Ctrl-C or SIGTERM (a service manager's stop) ends the server gracefully.
 async fn shutdown() {
-    let _ = tokio::signal::ctrl_c().await;
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate => {}
+    }
 }
 
 async fn run(paths: Paths, request: RunRequest) -> anyhow::Result<()> {

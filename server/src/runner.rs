@@ -12,6 +12,11 @@ pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
 /// The firmware keeps at most this many samples per operation.
 pub const MAX_ITERATIONS: u32 = 1024;
 pub const MAX_TIME_MS: u32 = 60_000;
+/// An emulated board never goes quiet for long: its slowest operation
+/// takes about a second of host time per call. Silence means it locked up
+/// (a stack overflow ends in a lockup), so the run fails sooner than a
+/// real board's would.
+const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -90,7 +95,9 @@ impl PreparedRun {
                 return self.fail(e.to_string()).await;
             }
         };
-        let outcome = Collector::new(&self.store, self.id).collect(&mut port, self.command, progress).await;
+        let mut collector = Collector::new(&self.store, self.id);
+        collector.silence = EMULATED_SILENCE;
+        let outcome = collector.collect(&mut port, self.command, progress).await;
         drop(port);
         emulator.stop().await;
         outcome
