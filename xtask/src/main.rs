@@ -39,7 +39,8 @@ pub struct Firmware {
     pub ram_bytes: u64,
 }
 
-/// Every board; the server looks for `dist/firmware/<board>.elf`.
+/// Every board; the server looks for `dist/firmware/<board>.elf` (text
+/// records; see also `DEFMT_IMAGES`).
 const FIRMWARE: &[Firmware] = &[
     Firmware {
         board: "mps2-an386",
@@ -85,6 +86,52 @@ const VARIANTS: &[Variant] = &[
     Variant { profile: "firmware", suffix: "", optional: false },
     Variant { profile: "firmware-z", suffix: "-opt-z", optional: true },
     Variant { profile: "firmware-3", suffix: "-opt-3", optional: true },
+];
+
+/// Images whose records go out as defmt frames, as (board, transport): the
+/// firmware's features `<board>,<transport>`, built at the default profile
+/// only, as `<board>-<transport>.elf`. defmt-serial carries the frames on
+/// the emulator's UART, to test the defmt path without hardware; defmt-rtt
+/// is for boards reached through their debug probe.
+const DEFMT_IMAGES: &[(&str, &str)] = &[
+    ("mps2-an386", "defmt-serial"),
+    ("nucleo-f446ze", "defmt-rtt"),
+    ("nucleo-f439zi", "defmt-rtt"),
+    ("b-u585i-iot02a", "defmt-rtt"),
+];
+
+/// Every record is a defmt info message, and defmt compiles out messages
+/// below the level this names.
+const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
+
+/// An image built for tests alone, into `<dist>/test/`.
+struct TestImage {
+    file: &'static str,
+    features: &'static str,
+    /// Sends defmt frames, so it needs `DEFMT_LOG`.
+    defmt: bool,
+    what: &'static str,
+}
+
+const TEST_IMAGES: &[TestImage] = &[
+    TestImage {
+        file: "mps2-an386-self-test-fault.elf",
+        features: "mps2-an386,inject-self-test-fault",
+        defmt: false,
+        what: "mps2-an386 with a failing self-test",
+    },
+    TestImage {
+        file: "mps2-an386-defmt-text-mirror.elf",
+        features: "mps2-an386,text-mirror",
+        defmt: true,
+        what: "mps2-an386 sending each record as a defmt frame and as a text line",
+    },
+    TestImage {
+        file: "mps2-an386-defmt-rtt.elf",
+        features: "mps2-an386,defmt-rtt",
+        defmt: true,
+        what: "mps2-an386 on defmt-rtt, its RTT and mailbox reached through QEMU's gdbstub",
+    },
 ];
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -198,6 +245,30 @@ impl Project {
             }
         }
 
+        for &(board, transport) in DEFMT_IMAGES {
+            let firmware = FIRMWARE
+                .iter()
+                .find(|f| f.board == board)
+                .with_context(|| format!("no board {board} for its {transport} image"))?;
+            step(&format!("firmware for {board} with {transport} (firmware)"));
+            let features = format!("{board},{transport}");
+            let out = cross.build_with_env(
+                self,
+                "pqbench-firmware",
+                firmware.target,
+                "firmware",
+                &["--features", &features],
+                &[DEFMT_LOG],
+            )?;
+            let size = image_size::measure(&out.join("pqbench-firmware"))?;
+            eprintln!("{}", size.report(firmware));
+            size.check(firmware)?;
+            copy(
+                &out.join("pqbench-firmware"),
+                &dist.join("firmware").join(format!("{board}-{transport}.elf")),
+            )?;
+        }
+
         step("browser benchmark (wasm)");
         let out = cross.build(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[])?;
         self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
@@ -232,16 +303,34 @@ impl Project {
 
     /// Images made for tests alone, which the server never offers.
     fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
-        step("test image: mps2-an386 with a failing self-test");
-        let features = ["--features", "mps2-an386,inject-self-test-fault"];
-        let out = cross.build(self, "pqbench-firmware", "thumbv7em-none-eabihf", "firmware", &features)?;
-        copy(&out.join("pqbench-firmware"), &self.dist().join("test/mps2-an386-self-test-fault.elf"))?;
+        for image in TEST_IMAGES {
+            step(&format!("test image: {}", image.what));
+            let features = ["--features", image.features];
+            let env: &[(&str, &str)] = if image.defmt { &[DEFMT_LOG] } else { &[] };
+            let out = cross.build_with_env(
+                self,
+                "pqbench-firmware",
+                "thumbv7em-none-eabihf",
+                "firmware",
+                &features,
+                env,
+            )?;
+            copy(&out.join("pqbench-firmware"), &self.dist().join("test").join(image.file))?;
+        }
         Ok(())
     }
 
     fn test(&self) -> Result<()> {
         step("Rust tests");
         run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
+        step("the server without probe support still builds (--no-default-features)");
+        run(cargo_host(self).args([
+            "check",
+            "--package",
+            "pqbench",
+            "--no-default-features",
+            "--all-targets",
+        ]))?;
         step("browser tests (headless Chromium)");
         run(Command::new("node")
             .args(["--test", "--test-concurrency=1"])

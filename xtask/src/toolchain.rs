@@ -60,6 +60,20 @@ impl CrossToolchain {
         profile: &str,
         extra: &[&str],
     ) -> Result<PathBuf> {
+        self.build_with_env(project, package, target, profile, extra, &[])
+    }
+
+    /// As [`build`](Self::build), with variables the build reads from its
+    /// environment (`DEFMT_LOG`).
+    pub fn build_with_env(
+        self,
+        project: &Project,
+        package: &str,
+        target: &str,
+        profile: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Result<PathBuf> {
         let target_dir = project.cross_target();
         let mut command = match self {
             CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
@@ -85,7 +99,8 @@ impl CrossToolchain {
             .args(["build", "--package", package, "--target", target, "--profile", profile])
             .arg("--target-dir")
             .arg(&target_dir)
-            .args(extra);
+            .args(extra)
+            .envs(env.iter().copied());
         if self == CrossToolchain::DebianBuildStd {
             let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
             command.arg(format!("-Zbuild-std={std}"));

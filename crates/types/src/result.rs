@@ -169,6 +169,14 @@ pub struct Build {
     pub opt_level: Option<String>,
     pub lto: Option<String>,
     pub features: Option<String>,
+    /// The linker's GNU build id of a firmware image, as the board says it:
+    /// names one exact image, so bytes are never read with another's ELF.
+    #[serde(default)]
+    pub build_id: Option<String>,
+    /// SHA-256 of the ELF file the host ran or decoded the board's bytes
+    /// with; a board's figures are tied to the very file.
+    #[serde(default)]
+    pub elf_sha256: Option<String>,
     /// Crate name to version, e.g. `ml-kem` to `0.3.4`.
     #[serde(default)]
     pub crates: BTreeMap<String, String>,
@@ -216,6 +224,8 @@ impl Build {
             opt_level: text(opt_level),
             lto: text(lto),
             features: text(features),
+            build_id: None,
+            elf_sha256: None,
             crates: crates
                 .split(',')
                 .filter_map(|entry| entry.split_once('@'))

@@ -101,6 +101,7 @@ impl Hello {
                 "opt" => build.opt_level = Some(value),
                 "lto" => build.lto = Some(value),
                 "features" => build.features = Some(value),
+                "build_id" => build.build_id = Some(value),
                 "crates" => {
                     for entry in value.split(',') {
                         if let Some((name, version)) = entry.split_once('@') {
@@ -261,6 +262,67 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
         }),
         other => Err(malformed(alloc::format!("unknown record kind {other:?}"))),
     }
+}
+
+/// Checks and parses a record that arrived as a rendered defmt message.
+///
+/// A board on defmt sends a record's fields as typed arguments of a fixed
+/// message, rendered on the host as `@pqb1 <kind> key=value ... *<crc>`
+/// with values as they are (not percent-encoded), optional fields as
+/// `None` or `Some(value)`, and the CRC the board computed over the record's
+/// text line. The line is rebuilt here and its CRC checked, so a record on
+/// defmt is refused or accepted exactly as the same record on a serial line.
+///
+/// A value runs to the next ` key=`; the `msg` of an error record, always
+/// its last field, runs to the checksum, so it may hold any text.
+pub fn parse_rendered(text: &str) -> Result<Record, DecodeError> {
+    let (marker, rest) = text.split_once(' ').unwrap_or((text, ""));
+    if marker != MARKER {
+        return Err(DecodeError::UnsupportedVersion(shorten(marker.as_bytes())));
+    }
+    let (body, sent) =
+        rest.rsplit_once(" *").ok_or_else(|| DecodeError::Truncated(shorten(text.as_bytes())))?;
+    let sent = Some(sent)
+        .filter(|s| s.len() == 8 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+        .and_then(|s| u32::from_str_radix(s, 16).ok())
+        .ok_or_else(|| DecodeError::Truncated(shorten(text.as_bytes())))?;
+    let (kind, mut fields) = body.split_once(' ').unwrap_or((body, ""));
+
+    let mut line = String::new();
+    let mut record =
+        crate::RecordWriter::begin(&mut line, kind).map_err(|_| malformed("record kind is not writable"))?;
+    while !fields.is_empty() {
+        let (key, value) =
+            fields.split_once('=').ok_or_else(|| malformed(alloc::format!("field {fields:?} has no '='")))?;
+        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return Err(malformed(alloc::format!("bad field name {key:?}")));
+        }
+        let end = if key == "msg" { value.len() } else { next_field(value).unwrap_or(value.len()) };
+        let (value, rest) = value.split_at(end);
+        fields = rest.strip_prefix(' ').unwrap_or(rest);
+        let value = match value {
+            "None" => continue,
+            _ => value.strip_prefix("Some(").and_then(|v| v.strip_suffix(')')).unwrap_or(value),
+        };
+        record.field(key, value).map_err(|_| malformed("field is not writable"))?;
+    }
+    let computed = record.checksum();
+    if sent != computed {
+        return Err(DecodeError::BadChecksum { sent, computed });
+    }
+    line.push_str(&alloc::format!(" *{computed:08x}"));
+    parse_record(line.as_bytes())
+}
+
+/// Where the next ` key=` starts in a rendered value, if anywhere.
+fn next_field(value: &str) -> Option<usize> {
+    let bytes = value.as_bytes();
+    bytes.iter().enumerate().filter(|&(_, &b)| b == b' ').map(|(i, _)| i).find(|&space| {
+        let name = &bytes[space + 1..];
+        let len =
+            name.iter().take_while(|&&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_').count();
+        len > 0 && name.get(len) == Some(&b'=') && !name[0].is_ascii_digit()
+    })
 }
 
 fn percent_decode(value: &str) -> Result<String, DecodeError> {
@@ -458,5 +520,72 @@ mod tests {
         let events = decoder.push(&[b'x'; MAX_LINE + 10]);
         assert_eq!(events, [Event::Rejected(DecodeError::TooLong(MAX_LINE))]);
         assert!(decoder.pending.len() < MAX_LINE);
+    }
+
+    /// What the host renders from the firmware's defmt result message.
+    fn rendered(m: &Measurement, crc: u32) -> String {
+        let opt = |v: Option<u32>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
+        alloc::format!(
+            "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} bytes={} needs={} *{crc:08x}",
+            m.algorithm,
+            m.operation,
+            m.status,
+            m.iterations,
+            m.total_ticks,
+            m.min_ticks,
+            m.median_ticks,
+            m.max_ticks,
+            opt(m.heap_bytes),
+            opt(m.heap_allocs),
+            opt(m.stack_bytes),
+            opt(m.bytes_per_op),
+            opt(m.needed_bytes),
+        )
+    }
+
+    fn crc_of(m: &Measurement) -> u32 {
+        let line = encoded(m);
+        u32::from_str_radix(&line[line.len() - 10..line.len() - 2], 16).unwrap()
+    }
+
+    #[test]
+    fn a_rendered_record_reads_back_as_its_line_does() {
+        let text = rendered(&sample(), crc_of(&sample()));
+        assert_eq!(parse_rendered(&text), Ok(Record::Result(sample())));
+    }
+
+    #[test]
+    fn a_rendered_record_with_a_changed_value_is_refused() {
+        let text = rendered(&sample(), crc_of(&sample())).replace("iters=12", "iters=13");
+        assert!(matches!(parse_rendered(&text), Err(DecodeError::BadChecksum { .. })), "{text}");
+    }
+
+    #[test]
+    fn rendered_text_values_may_hold_spaces_and_an_error_any_text() {
+        let mut line = String::new();
+        let mut w = RecordWriter::begin(&mut line, "hello").unwrap();
+        w.field("rustc", "rustc 1.96.0 (x *z) 100%").unwrap();
+        w.field("ticks_per_second", 25_000_000).unwrap();
+        let crc = w.checksum();
+        let text =
+            alloc::format!("@pqb1 hello rustc=rustc 1.96.0 (x *z) 100% ticks_per_second=25000000 *{crc:08x}");
+        let Ok(Record::Hello(hello)) = parse_rendered(&text) else { panic!("{text}") };
+        assert_eq!(hello.get("rustc"), Some("rustc 1.96.0 (x *z) 100%"));
+
+        let message = "panic: index=3 len=2 at src/x.rs:1";
+        let mut line = String::new();
+        let mut w = RecordWriter::begin(&mut line, "error").unwrap();
+        w.field("msg", message).unwrap();
+        let text = alloc::format!("@pqb1 error msg={message} *{:08x}", w.checksum());
+        assert_eq!(parse_rendered(&text), Ok(Record::Error { message: message.into() }));
+    }
+
+    #[test]
+    fn rendered_text_of_another_version_or_without_a_sum_is_refused() {
+        assert!(matches!(
+            parse_rendered("@pqb2 end results=1 *00000000"),
+            Err(DecodeError::UnsupportedVersion(_))
+        ));
+        assert!(matches!(parse_rendered("@pqb1 end results=1"), Err(DecodeError::Truncated(_))));
     }
 }

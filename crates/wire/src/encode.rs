@@ -54,6 +54,30 @@ impl<'a, W: Write> RecordWriter<'a, W> {
         let crc = self.digest.finalize();
         write!(self.out, " *{crc:08x}\r\n")
     }
+
+    /// Ends the record like [`finish`](Self::finish) and returns its CRC.
+    pub fn finish_with_crc(self) -> Result<u32, fmt::Error> {
+        let crc = self.digest.finalize();
+        write!(self.out, " *{crc:08x}\r\n")?;
+        Ok(crc)
+    }
+
+    /// The record's CRC, without writing it: for a transport that carries
+    /// the fields in its own encoding (defmt) and the sum beside them, so
+    /// the host can rebuild the line and check it as it checks a text one.
+    pub fn checksum(self) -> u32 {
+        self.digest.finalize()
+    }
+}
+
+/// Takes a record's text and keeps none of it: with
+/// [`RecordWriter::checksum`], computes a record's CRC without a buffer.
+pub struct Discard;
+
+impl Write for Discard {
+    fn write_str(&mut self, _: &str) -> fmt::Result {
+        Ok(())
+    }
 }
 
 /// Percent-encodes what is written through it into the record.
@@ -79,6 +103,13 @@ impl<W: Write> Write for Escaped<'_, '_, W> {
 /// Writes a `result` record for one measurement.
 pub fn write_measurement<W: Write>(out: &mut W, m: &Measurement) -> fmt::Result {
     let mut record = RecordWriter::begin(out, kind::RESULT)?;
+    measurement_fields(&mut record, m)?;
+    record.finish()
+}
+
+/// A `result` record's fields, in order: timings only for a measurement
+/// that ran, and an unmeasured figure left out.
+pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measurement) -> fmt::Result {
     record.field("alg", m.algorithm)?;
     record.field("op", m.operation)?;
     record.field("status", m.status)?;
@@ -93,6 +124,5 @@ pub fn write_measurement<W: Write>(out: &mut W, m: &Measurement) -> fmt::Result 
     record.optional("allocs", m.heap_allocs)?;
     record.optional("stack", m.stack_bytes)?;
     record.optional("bytes", m.bytes_per_op)?;
-    record.optional("needs", m.needed_bytes)?;
-    record.finish()
+    record.optional("needs", m.needed_bytes)
 }

@@ -30,12 +30,12 @@ extern crate alloc;
 mod command;
 mod encode;
 pub use command::{Command, CommandError, RunCommand};
-pub use encode::{RecordWriter, write_measurement};
+pub use encode::{Discard, RecordWriter, measurement_fields, write_measurement};
 
 #[cfg(feature = "decode")]
 mod decode;
 #[cfg(feature = "decode")]
-pub use decode::{DecodeError, Decoder, Event, Hello, MAX_LINE, Record, parse_record};
+pub use decode::{DecodeError, Decoder, Event, Hello, MAX_LINE, Record, parse_record, parse_rendered};
 
 /// Start of every record of this version.
 pub const MARKER: &str = "@pqb1";

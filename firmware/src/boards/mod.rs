@@ -101,13 +101,18 @@ pub trait Uart {
 pub struct Serial(board::Uart);
 
 impl Serial {
-    /// The port without its owner, for fault handlers that must still speak.
+    /// The port without its owner, for fault handlers that must still speak
+    /// and a logger that cannot be handed it. Not every transport speaks on
+    /// the port.
+    #[allow(dead_code)]
     pub fn steal() -> Self {
         Serial(board::steal_uart())
     }
 
     /// Blocks until a whole line has arrived; returns its length without
     /// the end of line. A line longer than `buf` is cut, never overrun.
+    /// Not every transport takes its commands from the port.
+    #[allow(dead_code)]
     pub fn read_line(&mut self, buf: &mut [u8]) -> usize {
         let mut len = 0;
         loop {
@@ -125,9 +130,37 @@ impl Serial {
             }
         }
     }
+
+    /// Blocks until the UART has taken every byte.
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        bytes.iter().for_each(|&b| self.0.write_byte(b));
+    }
 }
 
 impl fmt::Write for Serial {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.write_bytes(text.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(all(feature = "text-mirror", not(feature = "mps2-an386")))]
+compile_error!("`text-mirror` is a test image feature of `mps2-an386`, whose second UART it uses");
+
+/// A `text-mirror` test image's second serial port, which carries each
+/// record as its text line while the first carries it as a defmt frame.
+#[cfg(feature = "text-mirror")]
+pub struct MirrorSerial(board::Uart);
+
+#[cfg(feature = "text-mirror")]
+impl MirrorSerial {
+    pub fn steal() -> Self {
+        MirrorSerial(board::mirror_uart())
+    }
+}
+
+#[cfg(feature = "text-mirror")]
+impl fmt::Write for MirrorSerial {
     fn write_str(&mut self, text: &str) -> fmt::Result {
         text.bytes().for_each(|b| self.0.write_byte(b));
         Ok(())

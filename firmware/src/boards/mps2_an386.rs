@@ -21,37 +21,49 @@ pub type Ticks = super::systick::SysTickClock;
 /// QEMU's clocks need no setting up.
 pub fn init_clocks() {}
 
-/// CMSDK APB UART0.
+/// CMSDK APB UARTs: UART0 is the console; UART1 carries a `text-mirror`
+/// test image's second copy of each record.
 const UART0: usize = 0x4000_4000;
-const DATA: usize = UART0;
-const STATE: usize = UART0 + 0x4;
-const CTRL: usize = UART0 + 0x8;
-const BAUDDIV: usize = UART0 + 0x10;
+#[cfg(feature = "text-mirror")]
+const UART1: usize = 0x4000_5000;
+const DATA: usize = 0x0;
+const STATE: usize = 0x4;
+const CTRL: usize = 0x8;
+const BAUDDIV: usize = 0x10;
 const STATE_TX_FULL: u32 = 1 << 0;
 const STATE_RX_FULL: u32 = 1 << 1;
 const CTRL_TX_ENABLE: u32 = 1 << 0;
 const CTRL_RX_ENABLE: u32 = 1 << 1;
 
-pub struct Uart(());
+pub struct Uart {
+    base: usize,
+}
 
 pub fn uart() -> Uart {
-    Uart::init()
+    Uart::init(UART0)
 }
 
 pub fn steal_uart() -> Uart {
-    Uart(())
+    Uart { base: UART0 }
+}
+
+/// Enabled on every call: it is only ever taken the way a fault handler
+/// takes the console, and enabling is idempotent.
+#[cfg(feature = "text-mirror")]
+pub fn mirror_uart() -> Uart {
+    Uart::init(UART1)
 }
 
 impl Uart {
-    fn init() -> Self {
+    fn init(base: usize) -> Self {
         // SAFETY: the UART's documented registers; this runs once at boot.
         // The divider must be set before TX is enabled, or QEMU keeps TX
         // full and drops every later byte.
         unsafe {
-            write_volatile(BAUDDIV as *mut u32, 16);
-            write_volatile(CTRL as *mut u32, CTRL_TX_ENABLE | CTRL_RX_ENABLE);
+            write_volatile((base + BAUDDIV) as *mut u32, 16);
+            write_volatile((base + CTRL) as *mut u32, CTRL_TX_ENABLE | CTRL_RX_ENABLE);
         }
-        Uart(())
+        Uart { base }
     }
 }
 
@@ -59,16 +71,16 @@ impl super::Uart for Uart {
     fn write_byte(&mut self, byte: u8) {
         // SAFETY: reads and writes of the UART's own registers.
         unsafe {
-            while read_volatile(STATE as *const u32) & STATE_TX_FULL != 0 {}
-            write_volatile(DATA as *mut u32, u32::from(byte));
+            while read_volatile((self.base + STATE) as *const u32) & STATE_TX_FULL != 0 {}
+            write_volatile((self.base + DATA) as *mut u32, u32::from(byte));
         }
     }
 
     fn read_byte(&mut self) -> Option<u8> {
         // SAFETY: reads of the UART's own registers.
         unsafe {
-            (read_volatile(STATE as *const u32) & STATE_RX_FULL != 0)
-                .then(|| read_volatile(DATA as *const u32) as u8)
+            (read_volatile((self.base + STATE) as *const u32) & STATE_RX_FULL != 0)
+                .then(|| read_volatile((self.base + DATA) as *const u32) as u8)
         }
     }
 }

@@ -1,0 +1,62 @@
+//! Commands from a RAM mailbox, for the defmt-rtt transport: defmt-rtt has
+//! no down channel, so the host writes a command line into
+//! `PQBENCH_MAILBOX` through the debug probe and the board polls it.
+//!
+//! The protocol (docs/record-format.md, "On defmt"): the host writes the
+//! line's bytes (UTF-8, no newline, at most 252) at offset 4, then their
+//! count as a little-endian u32 at offset 0. The board sees a count of
+//! 1..=252, copies the bytes, and stores 0 to say the box is free again.
+
+use core::cell::UnsafeCell;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use crate::boards::{Serial, board};
+
+pub const MAX_LINE: usize = 252;
+
+#[repr(C)]
+pub struct Mailbox {
+    /// How many bytes of `bytes` hold a command; 0 when the box is free.
+    len: AtomicU32,
+    bytes: [UnsafeCell<u8>; MAX_LINE],
+}
+
+// SAFETY: nothing on the board writes `bytes`; the host writes them only
+// while `len` is 0, and the board reads them only while it is not.
+unsafe impl Sync for Mailbox {}
+
+/// The host finds the box by this name in the ELF's symbol table. It is
+/// zero-initialised (.bss), so a reset empties it.
+#[unsafe(no_mangle)]
+pub static PQBENCH_MAILBOX: Mailbox =
+    Mailbox { len: AtomicU32::new(0), bytes: [const { UnsafeCell::new(0) }; MAX_LINE] };
+
+/// About a millisecond of busy waiting between looks at the box: quick to
+/// answer, and the probe's memory accesses are not slowed by a flood of
+/// the core's own.
+const POLL_CYCLES: u32 = (board::CLOCK_HZ / 1000) as u32;
+
+/// Waits for the next command; its text, or why it is no command. The
+/// serial port is not used: on this transport the host has no UART.
+pub fn next_line<'l>(_port: &mut Serial, line: &'l mut [u8; MAX_LINE]) -> Result<&'l str, &'static str> {
+    loop {
+        // Acquire: the bytes the host wrote before the count are seen.
+        let len = PQBENCH_MAILBOX.len.load(Ordering::Acquire) as usize;
+        if len == 0 {
+            cortex_m::asm::delay(POLL_CYCLES);
+            continue;
+        }
+        if len > MAX_LINE {
+            PQBENCH_MAILBOX.len.store(0, Ordering::Release);
+            return Err("command longer than 252 bytes");
+        }
+        for (to, from) in line.iter_mut().zip(&PQBENCH_MAILBOX.bytes[..len]) {
+            // SAFETY: the host leaves the bytes alone until `len` is 0 again;
+            // volatile, as the probe writes them behind the compiler's back.
+            *to = unsafe { from.get().read_volatile() };
+        }
+        // Release: the copy is done before the host may write again.
+        PQBENCH_MAILBOX.len.store(0, Ordering::Release);
+        return core::str::from_utf8(&line[..len]).map_err(|_| "command is not UTF-8");
+    }
+}
