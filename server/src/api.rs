@@ -70,7 +70,13 @@ impl From<RunError> for ApiError {
         let status = match &e {
             RunError::Invalid(_) => StatusCode::BAD_REQUEST,
             RunError::Board(BoardError::Unknown(_)) => StatusCode::NOT_FOUND,
-            RunError::Board(BoardError::UnknownVariant(_)) => StatusCode::BAD_REQUEST,
+            RunError::Board(BoardError::ProbeNotAttached(_)) => StatusCode::NOT_FOUND,
+            RunError::Board(
+                BoardError::UnknownVariant(_)
+                | BoardError::VariantNotOffered { .. }
+                | BoardError::BadWiring(_),
+            ) => StatusCode::BAD_REQUEST,
+            RunError::Board(BoardError::NoProbeSupport(_)) => StatusCode::NOT_IMPLEMENTED,
             RunError::Board(BoardError::Busy(_)) => StatusCode::CONFLICT,
             RunError::Board(_) => StatusCode::SERVICE_UNAVAILABLE,
             RunError::Store(e) => {
@@ -141,8 +147,13 @@ async fn health() -> Json<serde_json::Value> {
     Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
 }
 
-async fn boards(State(state): State<AppState>) -> Json<Vec<Board>> {
-    Json(state.boards.list())
+async fn boards(State(state): State<AppState>) -> Result<Json<Vec<Board>>, ApiError> {
+    // Listing probes walks USB, which blocks.
+    let boards = state.boards.clone();
+    let listed = tokio::task::spawn_blocking(move || boards.list())
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("listing boards: {e}")))?;
+    Ok(Json(listed))
 }
 
 async fn start_run(

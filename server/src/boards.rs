@@ -5,7 +5,7 @@
 //! on it starts QEMU with that UART on a pseudo-terminal and talks to it
 //! through `tokio-serial`, exactly as to a NUCLEO's virtual COM port.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -47,19 +47,63 @@ pub const EMULATED: &[EmulatedBoard] = &[
     },
 ];
 
+/// A board reached through a debug probe: which chip probe-rs is asked to
+/// attach to, and the defmt-rtt image it is flashed with.
+#[derive(Debug)]
+pub struct ProbeBoard {
+    /// The firmware's board name, as `--probe SERIAL=BOARD` gives it.
+    pub board: &'static str,
+    pub name: &'static str,
+    /// probe-rs's name for the chip.
+    pub chip: &'static str,
+    pub image: &'static str,
+}
+
+pub const PROBE_BOARDS: &[ProbeBoard] = &[
+    ProbeBoard {
+        board: "nucleo-f446ze",
+        name: "NUCLEO-F446ZE (STM32F446ZE, Cortex-M4F, 180 MHz, 128 KiB RAM)",
+        chip: "STM32F446ZETx",
+        image: "nucleo-f446ze-defmt-rtt.elf",
+    },
+    ProbeBoard {
+        board: "nucleo-f439zi",
+        name: "NUCLEO-F439ZI (STM32F439ZI, Cortex-M4F, 180 MHz, 192 KiB RAM)",
+        chip: "STM32F439ZITx",
+        image: "nucleo-f439zi-defmt-rtt.elf",
+    },
+    ProbeBoard {
+        board: "b-u585i-iot02a",
+        name: "B-U585I-IOT02A (STM32U585AI, Cortex-M33, 160 MHz, 768 KiB RAM)",
+        chip: "STM32U585AIIx",
+        image: "b-u585i-iot02a-defmt-rtt.elf",
+    },
+];
+
 const QEMU: &str = "qemu-system-arm";
 
-/// Firmware build variants, by optimisation level; `cargo xtask build`
-/// makes each where it fits the chip.
-pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3"];
+/// Firmware build variants: by optimisation level, and `opt-s-defmt`, the
+/// default build sending defmt frames instead of text (on an emulated
+/// board, over its UART). `cargo xtask build` makes each where it fits.
+pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3", "opt-s-defmt"];
 pub const DEFAULT_VARIANT: &str = "opt-s";
+const DEFMT_VARIANT: &str = "opt-s-defmt";
+
+/// How a board frames its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    Text,
+    Defmt,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum BoardError {
     #[error("no board {0:?} here; `pqbench boards` lists the boards this server can reach")]
     Unknown(String),
-    #[error("no build variant {0:?}: the variants are opt-s, opt-z and opt-3")]
+    #[error("no build variant {0:?}: the variants are {variants}", variants = VARIANTS.join(", "))]
     UnknownVariant(String),
+    #[error("board {board} offers only the {offered} build, not {variant:?}")]
+    VariantNotOffered { board: String, variant: String, offered: &'static str },
     #[error("board {0:?} is busy with another run")]
     Busy(String),
     #[error("the firmware image {0} is missing: build it with `cargo xtask build`")]
@@ -70,11 +114,61 @@ pub enum BoardError {
     Qemu(String),
     #[error("opening serial port {path}: {source}")]
     Serial { path: String, source: tokio_serial::Error },
+    #[error("this pqbench is built without probe support (cargo feature `probe-rs`), so it cannot reach {0}")]
+    NoProbeSupport(String),
+    #[error("no probe {0} is attached: `pqbench boards` lists the probes this host sees")]
+    ProbeNotAttached(String),
+    #[error(
+        "probe {serial} is attached, but which board it is wired to is not known: start pqbench with \
+         --probe {serial}=BOARD (BOARD one of {boards})", boards = probe_board_names()
+    )]
+    ProbeNotWired { serial: String },
+    #[error("--probe {0:?}: expected SERIAL=BOARD with BOARD one of {boards}", boards = probe_board_names())]
+    BadWiring(String),
+}
+
+fn probe_board_names() -> String {
+    PROBE_BOARDS.iter().map(|b| b.board).collect::<Vec<_>>().join(", ")
+}
+
+/// Which board each probe is wired to, as the person running pqbench says:
+/// a probe's USB identity does not tell what it is connected to.
+#[derive(Debug, Clone, Default)]
+pub struct ProbeWiring(HashMap<String, &'static ProbeBoard>);
+
+impl ProbeWiring {
+    /// Reads `SERIAL=BOARD` pairs.
+    pub fn parse<'s>(pairs: impl IntoIterator<Item = &'s str>) -> Result<ProbeWiring, BoardError> {
+        let mut wiring = HashMap::new();
+        for pair in pairs {
+            let bad = || BoardError::BadWiring(pair.into());
+            let (serial, board) = pair.split_once('=').ok_or_else(bad)?;
+            let board = PROBE_BOARDS.iter().find(|b| b.board == board.trim()).ok_or_else(bad)?;
+            if serial.trim().is_empty() {
+                return Err(bad());
+            }
+            wiring.insert(serial.trim().to_string(), board);
+        }
+        Ok(ProbeWiring(wiring))
+    }
+
+    #[cfg(feature = "probe-rs")]
+    fn board(&self, serial: &str) -> Option<&'static ProbeBoard> {
+        self.0.get(serial).copied()
+    }
+}
+
+/// What a reserved run drives.
+pub enum Target {
+    Emulated { board: &'static EmulatedBoard, image: PathBuf, framing: Framing },
+    Probe { serial: String, board: &'static ProbeBoard, image: PathBuf },
 }
 
 /// The boards, and which of them are running now.
 pub struct Boards {
     firmware_dir: PathBuf,
+    #[cfg_attr(not(feature = "probe-rs"), allow(dead_code))]
+    wiring: ProbeWiring,
     busy: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -92,19 +186,26 @@ impl Drop for Reservation {
     }
 }
 
+pub const PROBE_PREFIX: &str = "probe:";
+
 impl Boards {
-    pub fn new(firmware_dir: PathBuf) -> Self {
-        Boards { firmware_dir, busy: Arc::default() }
+    pub fn new(firmware_dir: PathBuf, wiring: ProbeWiring) -> Self {
+        if !cfg!(feature = "probe-rs") && !wiring.0.is_empty() {
+            tracing::warn!("probes are wired with --probe, but this pqbench is built without probe support");
+        }
+        Boards { firmware_dir, wiring, busy: Arc::default() }
     }
 
     /// The image of a build variant: `opt-s` is the board's own image,
-    /// others carry the variant in their name (`mps2-an386-opt-z.elf`).
+    /// others carry the variant in their name (`mps2-an386-opt-z.elf`,
+    /// `mps2-an386-defmt-serial.elf`).
     fn image(&self, board: &EmulatedBoard, variant: &str) -> PathBuf {
-        if variant == DEFAULT_VARIANT {
-            return self.firmware_dir.join(board.image);
-        }
         let stem = board.image.trim_end_matches(".elf");
-        self.firmware_dir.join(format!("{stem}-{variant}.elf"))
+        match variant {
+            DEFAULT_VARIANT => self.firmware_dir.join(board.image),
+            DEFMT_VARIANT => self.firmware_dir.join(format!("{stem}-defmt-serial.elf")),
+            _ => self.firmware_dir.join(format!("{stem}-{variant}.elf")),
+        }
     }
 
     fn variants(&self, board: &EmulatedBoard) -> Vec<String> {
@@ -112,60 +213,145 @@ impl Boards {
     }
 
     /// Boards a run can be started on: emulated ones whose image is built,
-    /// when QEMU is installed.
+    /// when QEMU is installed, and the probes attached now. Probing USB
+    /// blocks: call it off the async runtime.
     pub fn list(&self) -> Vec<Board> {
         let busy = self.busy.lock().map(|b| b.clone()).unwrap_or_default();
-        if find_on_path(QEMU).is_none() {
-            return Vec::new();
+        let mut boards = Vec::new();
+        if find_on_path(QEMU).is_some() {
+            boards.extend(EMULATED.iter().filter(|b| self.image(b, DEFAULT_VARIANT).is_file()).map(|b| {
+                Board {
+                    id: b.id.into(),
+                    name: b.name.into(),
+                    kind: BoardKind::Emulated,
+                    available: !busy.contains(b.id),
+                    variants: self.variants(b),
+                    chip: None,
+                    note: None,
+                }
+            }));
         }
-        EMULATED
-            .iter()
-            .filter(|b| self.image(b, DEFAULT_VARIANT).is_file())
-            .map(|b| Board {
-                id: b.id.into(),
-                name: b.name.into(),
-                kind: BoardKind::Emulated,
-                available: !busy.contains(b.id),
-                variants: self.variants(b),
+        boards.extend(self.probes(&busy));
+        boards
+    }
+
+    #[cfg(feature = "probe-rs")]
+    fn probes(&self, busy: &HashSet<String>) -> Vec<Board> {
+        crate::probe::attached()
+            .into_iter()
+            .map(|probe| {
+                let id = format!("{PROBE_PREFIX}{}", probe.serial);
+                let wired = self.wiring.board(&probe.serial);
+                let image = wired.map(|b| self.firmware_dir.join(b.image));
+                let note = if !probe.accessible {
+                    Some(crate::probe::ProbeError::PermissionDenied(probe.serial.clone()).to_string())
+                } else {
+                    match (wired, &image) {
+                        (None, _) => {
+                            Some(BoardError::ProbeNotWired { serial: probe.serial.clone() }.to_string())
+                        }
+                        (Some(_), Some(image)) if !image.is_file() => {
+                            Some(BoardError::MissingImage(image.clone()).to_string())
+                        }
+                        _ => None,
+                    }
+                };
+                Board {
+                    name: match wired {
+                        Some(board) => {
+                            format!("{} on probe {} ({})", board.name, probe.serial, probe.identifier)
+                        }
+                        None => format!("probe {} ({}), board not set", probe.serial, probe.identifier),
+                    },
+                    kind: BoardKind::Probe,
+                    available: note.is_none() && !busy.contains(&id),
+                    variants: if wired.is_some() { vec![DEFAULT_VARIANT.into()] } else { Vec::new() },
+                    chip: wired.map(|b| b.chip.to_string()),
+                    note,
+                    id,
+                }
             })
             .collect()
     }
 
+    #[cfg(not(feature = "probe-rs"))]
+    fn probes(&self, _busy: &HashSet<String>) -> Vec<Board> {
+        Vec::new()
+    }
+
     /// Why each known board is not listed, for `pqbench boards`.
     pub fn missing(&self) -> Vec<BoardError> {
+        let mut missing = Vec::new();
         if find_on_path(QEMU).is_none() {
-            return vec![BoardError::NoQemu];
+            missing.push(BoardError::NoQemu);
+        } else {
+            missing.extend(
+                EMULATED
+                    .iter()
+                    .map(|b| self.image(b, DEFAULT_VARIANT))
+                    .filter(|image| !image.is_file())
+                    .map(BoardError::MissingImage),
+            );
         }
-        EMULATED
-            .iter()
-            .map(|b| self.image(b, DEFAULT_VARIANT))
-            .filter(|image| !image.is_file())
-            .map(BoardError::MissingImage)
-            .collect()
+        if !cfg!(feature = "probe-rs") {
+            missing.push(BoardError::NoProbeSupport("boards on a debug probe".into()));
+        }
+        missing
     }
 
     /// Takes the board for a run, or says why not.
-    pub fn reserve(
-        &self,
-        id: &str,
-        variant: &str,
-    ) -> Result<(Reservation, &'static EmulatedBoard, PathBuf), BoardError> {
-        let board = EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
+    pub fn reserve(&self, id: &str, variant: &str) -> Result<(Reservation, Target), BoardError> {
         if !VARIANTS.contains(&variant) {
             return Err(BoardError::UnknownVariant(variant.into()));
         }
-        let image = self.image(board, variant);
-        if !image.is_file() {
-            return Err(BoardError::MissingImage(image));
-        }
-        if find_on_path(QEMU).is_none() {
-            return Err(BoardError::NoQemu);
-        }
+        let target = match id.strip_prefix(PROBE_PREFIX) {
+            Some(serial) => self.probe_target(serial, variant)?,
+            None => {
+                let board =
+                    EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
+                let image = self.image(board, variant);
+                if !image.is_file() {
+                    return Err(BoardError::MissingImage(image));
+                }
+                if find_on_path(QEMU).is_none() {
+                    return Err(BoardError::NoQemu);
+                }
+                let framing = if variant == DEFMT_VARIANT { Framing::Defmt } else { Framing::Text };
+                Target::Emulated { board, image, framing }
+            }
+        };
         let mut busy = self.busy.lock().map_err(|_| BoardError::Busy(id.into()))?;
         if !busy.insert(id.to_string()) {
             return Err(BoardError::Busy(id.into()));
         }
-        Ok((Reservation { id: id.into(), busy: self.busy.clone() }, board, image))
+        Ok((Reservation { id: id.into(), busy: self.busy.clone() }, target))
+    }
+
+    #[cfg(feature = "probe-rs")]
+    fn probe_target(&self, serial: &str, variant: &str) -> Result<Target, BoardError> {
+        let attached = crate::probe::attached();
+        if !attached.iter().any(|p| p.serial == serial) {
+            return Err(BoardError::ProbeNotAttached(serial.into()));
+        }
+        let board =
+            self.wiring.board(serial).ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
+        if variant != DEFAULT_VARIANT {
+            return Err(BoardError::VariantNotOffered {
+                board: format!("{PROBE_PREFIX}{serial}"),
+                variant: variant.into(),
+                offered: DEFAULT_VARIANT,
+            });
+        }
+        let image = self.firmware_dir.join(board.image);
+        if !image.is_file() {
+            return Err(BoardError::MissingImage(image));
+        }
+        Ok(Target::Probe { serial: serial.into(), board, image })
+    }
+
+    #[cfg(not(feature = "probe-rs"))]
+    fn probe_target(&self, serial: &str, _variant: &str) -> Result<Target, BoardError> {
+        Err(BoardError::NoProbeSupport(format!("{PROBE_PREFIX}{serial}")))
     }
 }
 

@@ -8,9 +8,11 @@
 use std::time::Duration;
 
 use pqbench_types::{Algorithm, BenchResult, Clock, Operation, RunStatus};
-use pqbench_wire::{Command, Decoder, Event, Record, RunCommand};
+use pqbench_wire::{Command, Event, Hello, Record, RunCommand};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
+use crate::frames::FrameDecoder;
+use crate::image::FirmwareImage;
 use crate::store::{Store, StoreError};
 
 /// What a run is doing, for progress bars and live views.
@@ -36,57 +38,109 @@ pub struct Collector<'a> {
     run_id: i64,
     /// Longest wait for the next byte before the board counts as silent.
     pub silence: Duration,
+    /// The image the board runs, when the host knows it: its build id must
+    /// be the one the board says, and its hash is recorded on the run.
+    pub image: Option<ImageIdentity>,
+}
+
+/// What ties a run to one firmware file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageIdentity {
+    pub build_id: Option<String>,
+    pub sha256: String,
+}
+
+impl From<&FirmwareImage> for ImageIdentity {
+    fn from(image: &FirmwareImage) -> Self {
+        ImageIdentity { build_id: image.build_id.clone(), sha256: image.sha256.clone() }
+    }
+}
+
+/// Where a board's bytes come from once its run has started.
+#[allow(async_fn_in_trait)]
+pub trait Link {
+    /// The next bytes, or why no more will come.
+    async fn receive(&mut self) -> Result<Vec<u8>, String>;
+}
+
+/// A serial port (or a pseudo-terminal) as a link.
+pub struct SerialLink<'p, P>(pub &'p mut P);
+
+impl<P: AsyncRead + Unpin> Link for SerialLink<'_, P> {
+    async fn receive(&mut self) -> Result<Vec<u8>, String> {
+        let mut buf = [0u8; 1024];
+        match self.0.read(&mut buf).await {
+            Ok(0) => Err("the serial port closed".into()),
+            Ok(n) => Ok(buf[..n].to_vec()),
+            Err(e) => Err(format!("reading the serial port: {e}")),
+        }
+    }
 }
 
 impl<'a> Collector<'a> {
     pub fn new(store: &'a Store, run_id: i64) -> Self {
-        Collector { store, run_id, silence: Duration::from_secs(120) }
+        Collector { store, run_id, silence: Duration::from_secs(120), image: None }
     }
 
-    /// Sends `command` and collects the run, then records its outcome on the run.
+    /// Over a serial port: says `hello` until the board answers, sends
+    /// `command`, collects the run, then records its outcome on the run.
     pub async fn collect<P: AsyncRead + AsyncWrite + Unpin>(
         &self,
         port: &mut P,
         command: RunCommand,
+        decoder: &mut dyn FrameDecoder,
         mut progress: impl FnMut(Progress),
     ) -> Result<Outcome, StoreError> {
         let mut state = State::default();
-        let ended = self.exchange(port, command, &mut state, &mut progress).await?;
-        let outcome = state.outcome(ended);
+        let ending = match handshake(port, decoder).await {
+            Err(why) => Ending::Lost(why),
+            Ok(()) => match send(port, &Command::Run(command).to_string()).await {
+                Err(e) => Ending::Lost(format!("could not send the run command: {e}")),
+                Ok(()) => self.receive(&mut SerialLink(port), decoder, &mut state, &mut progress).await?,
+            },
+        };
+        self.finish(&state, ending).await
+    }
+
+    /// Over a link whose run was started another way (a probe writes the
+    /// command into the board's memory): collects the run and records its
+    /// outcome.
+    pub async fn collect_link(
+        &self,
+        link: &mut impl Link,
+        decoder: &mut dyn FrameDecoder,
+        mut progress: impl FnMut(Progress),
+    ) -> Result<Outcome, StoreError> {
+        let mut state = State::default();
+        let ending = self.receive(link, decoder, &mut state, &mut progress).await?;
+        self.finish(&state, ending).await
+    }
+
+    async fn finish(&self, state: &State, ending: Ending) -> Result<Outcome, StoreError> {
+        let outcome = state.outcome(ending);
         self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
         Ok(outcome)
     }
 
-    async fn exchange<P: AsyncRead + AsyncWrite + Unpin>(
+    async fn receive(
         &self,
-        port: &mut P,
-        command: RunCommand,
+        link: &mut impl Link,
+        decoder: &mut dyn FrameDecoder,
         state: &mut State,
         progress: &mut impl FnMut(Progress),
     ) -> Result<Ending, StoreError> {
-        if let Err(why) = handshake(port).await {
-            return Ok(Ending::Lost(why));
-        }
-        let line = Command::Run(command).to_string();
-        if let Err(e) = send(port, &line).await {
-            return Ok(Ending::Lost(format!("could not send the run command: {e}")));
-        }
-
-        let mut decoder = Decoder::new();
-        let mut buf = [0u8; 1024];
         loop {
-            let read = match tokio::time::timeout(self.silence, port.read(&mut buf)).await {
+            let bytes = match tokio::time::timeout(self.silence, link.receive()).await {
                 Err(_) => {
                     return Ok(Ending::Lost(format!(
                         "the board sent nothing for {} s",
                         self.silence.as_secs()
                     )));
                 }
-                Ok(Ok(0)) => return Ok(Ending::Lost("the serial port closed".into())),
-                Ok(Ok(n)) => n,
-                Ok(Err(e)) => return Ok(Ending::Lost(format!("reading the serial port: {e}"))),
+                Ok(Err(why)) => return Ok(Ending::Lost(why)),
+                Ok(Ok(bytes)) => bytes,
             };
-            for event in decoder.push(&buf[..read]) {
+            for event in decoder.push(&bytes) {
                 if let Some(ending) = self.handle(event, state, progress).await? {
                     return Ok(ending);
                 }
@@ -114,20 +168,19 @@ impl<'a> Collector<'a> {
         match record {
             Record::Hello(hello) => match hello.clock() {
                 Ok(clock) => {
+                    if let Some(refusal) = self.check_image(&hello) {
+                        return Ok(Some(Ending::Refused(refusal)));
+                    }
+                    let mut build = hello.build();
+                    build.elf_sha256 = self.image.as_ref().map(|image| image.sha256.clone());
                     let unit = clock.unit.to_string();
                     self.store
-                        .describe_run(
-                            self.run_id,
-                            &hello.build(),
-                            hello.clock_hz(),
-                            clock.ticks_per_second,
-                            &unit,
-                        )
+                        .describe_run(self.run_id, &build, hello.clock_hz(), clock.ticks_per_second, &unit)
                         .await?;
                     state.clock = Some(clock);
                 }
                 Err(e) => {
-                    return Ok(Some(Ending::BoardError(format!("the board's hello is unusable: {e}"))));
+                    return Ok(Some(Ending::Refused(format!("the board's hello is unusable: {e}"))));
                 }
             },
             Record::Begin { operations } => state.expected = Some(operations),
@@ -151,6 +204,24 @@ impl<'a> Collector<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Why the board's records must be refused, if the board runs another
+    /// build than the image the host holds: figures would be stored against
+    /// the wrong build, and a defmt stream decoded with the wrong table.
+    fn check_image(&self, hello: &Hello) -> Option<String> {
+        let expected = self.image.as_ref()?.build_id.as_deref()?;
+        match hello.get("build_id") {
+            Some(said) if said == expected => None,
+            Some(said) => Some(format!(
+                "the board runs build {said}, but the host holds the ELF of build {expected}: \
+                 its records are refused (flash the image again, or decode with the image it runs)"
+            )),
+            None => Some(format!(
+                "the board does not say its build id, so it cannot be shown to run the ELF of build \
+                 {expected}: its records are refused"
+            )),
+        }
     }
 
     async fn reject(
@@ -180,9 +251,12 @@ const HANDSHAKE_WAIT: Duration = Duration::from_millis(500);
 /// may still be booting when the port opens (a chip's UART drops what
 /// arrives before it is enabled), so a run command sent at once can be
 /// lost without a trace; an answered `hello` shows the board is listening.
-async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(port: &mut P) -> Result<(), String> {
-    let mut decoder = Decoder::new();
+async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(
+    port: &mut P,
+    decoder: &mut dyn FrameDecoder,
+) -> Result<(), String> {
     let mut buf = [0u8; 1024];
+    let mut refused = 0;
     for _ in 0..HANDSHAKE_ATTEMPTS {
         send(port, &Command::Hello.to_string()).await.map_err(|e| format!("writing to the board: {e}"))?;
         let deadline = tokio::time::Instant::now() + HANDSHAKE_WAIT;
@@ -190,20 +264,26 @@ async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(port: &mut P) -> Result<()
             match read {
                 Ok(0) => return Err("the serial port closed".into()),
                 Ok(n) => {
-                    let answered = decoder
-                        .push(&buf[..n])
-                        .into_iter()
-                        .any(|event| matches!(event, Event::Record(Record::Hello(_))));
-                    if answered {
-                        return Ok(());
+                    for event in decoder.push(&buf[..n]) {
+                        match event {
+                            Event::Record(Record::Hello(_)) => return Ok(()),
+                            Event::Rejected(_) => refused += 1,
+                            _ => {}
+                        }
                     }
                 }
                 Err(e) => return Err(format!("reading the serial port: {e}")),
             }
         }
     }
-    let waited = HANDSHAKE_WAIT * HANDSHAKE_ATTEMPTS;
-    Err(format!("the board did not answer hello within {} s", waited.as_secs()))
+    let waited = (HANDSHAKE_WAIT * HANDSHAKE_ATTEMPTS).as_secs();
+    if refused > 0 {
+        return Err(format!(
+            "the board answers, but none of its records could be read in {waited} s ({refused} refused): \
+             is the image the host decodes with the one the board runs?"
+        ));
+    }
+    Err(format!("the board did not answer hello within {waited} s"))
 }
 
 #[derive(Default)]
@@ -215,8 +295,12 @@ struct State {
 }
 
 enum Ending {
-    Ended { reported: u32 },
+    Ended {
+        reported: u32,
+    },
     BoardError(String),
+    /// The host will not take the board's records: the reason.
+    Refused(String),
     Lost(String),
 }
 
@@ -238,7 +322,7 @@ impl State {
                 )),
             ),
             Ending::BoardError(message) => (RunStatus::Failed, Some(format!("the board said: {message}"))),
-            Ending::Lost(why) => (RunStatus::Failed, Some(why)),
+            Ending::Refused(why) | Ending::Lost(why) => (RunStatus::Failed, Some(why)),
         };
         Outcome { status, error, results: self.stored, rejected: self.rejected }
     }

@@ -4,7 +4,11 @@
 pub mod api;
 pub mod boards;
 pub mod collect;
+pub mod frames;
+pub mod image;
 pub mod native;
+#[cfg(feature = "probe-rs")]
+pub mod probe;
 pub mod runner;
 pub mod store;
 pub mod upload;

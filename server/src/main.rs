@@ -6,12 +6,12 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use pqbench::api::{self, AppState};
-use pqbench::boards::Boards;
+use pqbench::boards::{Boards, ProbeWiring};
 use pqbench::collect::Progress;
 use pqbench::runner;
 use pqbench::store::Store;
 use pqbench_suite::Settings;
-use pqbench_types::{Algorithm, RunRequest, RunStatus};
+use pqbench_types::{Algorithm, BoardKind, RunRequest, RunStatus};
 
 /// Counts what a native benchmark allocates (only on its own thread).
 #[global_allocator]
@@ -36,6 +36,22 @@ struct Paths {
     dist: PathBuf,
 }
 
+/// Which board each debug probe is wired to.
+#[derive(clap::Args, Clone)]
+struct Wiring {
+    /// SERIAL=BOARD: the probe with that USB serial is wired to BOARD
+    /// (nucleo-f446ze, nucleo-f439zi or b-u585i-iot02a). Repeat for more.
+    #[arg(long = "probe", env = "PQBENCH_PROBES", value_delimiter = ',')]
+    probes: Vec<String>,
+}
+
+impl Wiring {
+    fn boards(&self, paths: &Paths) -> anyhow::Result<Boards> {
+        let wiring = ProbeWiring::parse(self.probes.iter().map(String::as_str))?;
+        Ok(Boards::new(paths.dist.join("firmware"), wiring))
+    }
+}
+
 #[derive(Subcommand)]
 enum Commands {
     /// Serve the dashboard and the JSON API.
@@ -48,11 +64,15 @@ enum Commands {
         /// on anything but loopback.
         #[arg(long, env = "PQBENCH_TOKEN")]
         token: Option<String>,
+        #[command(flatten)]
+        wiring: Wiring,
     },
-    /// List the boards a run can start on now.
+    /// List the boards a run can start on now: emulated, and on probes.
     Boards {
         #[command(flatten)]
         paths: Paths,
+        #[command(flatten)]
+        wiring: Wiring,
     },
     /// Run the suite on a board, store the run and print its id.
     Run {
@@ -65,11 +85,14 @@ enum Commands {
         min_iterations: Option<u32>,
         #[arg(long)]
         min_time_ms: Option<u32>,
-        /// The firmware build: opt-s (the default), opt-z or opt-3.
+        /// The firmware build: opt-s (the default), opt-z, opt-3, or
+        /// opt-s-defmt (defmt frames instead of text, on an emulated board).
         #[arg(long)]
         variant: Option<String>,
         #[command(flatten)]
         paths: Paths,
+        #[command(flatten)]
+        wiring: Wiring,
     },
     /// Run the suite on this host's CPU and store the run.
     Bench {
@@ -112,21 +135,33 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token } => serve(paths, listen, token).await,
-        Commands::Boards { paths } => {
-            let boards = Boards::new(paths.dist.join("firmware"));
-            for board in boards.list() {
-                println!("{}\t{}\t{}", board.id, board.variants.join(","), board.name);
+        Commands::Serve { paths, listen, token, wiring } => {
+            let boards = wiring.boards(&paths)?;
+            serve(paths, boards, listen, token).await
+        }
+        Commands::Boards { paths, wiring } => {
+            let boards = wiring.boards(&paths)?;
+            let listed = boards.list();
+            for board in &listed {
+                let chip = board.chip.as_deref().unwrap_or("-");
+                println!("{}\t{}\t{chip}\t{}", board.id, board.variants.join(","), board.name);
+                if let Some(note) = &board.note {
+                    eprintln!("  {}: {note}", board.id);
+                }
+            }
+            if cfg!(feature = "probe-rs") && !listed.iter().any(|b| b.kind == BoardKind::Probe) {
+                eprintln!("no debug probe attached");
             }
             for missing in boards.missing() {
                 eprintln!("not available: {missing}");
             }
             Ok(())
         }
-        Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, paths } => {
+        Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, paths, wiring } => {
             let algorithms = parse_algorithms(algorithms)?;
             let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
-            run(paths, request).await
+            let boards = wiring.boards(&paths)?;
+            run(paths, boards, request).await
         }
         Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {
             let algorithms = parse_algorithms(algorithms)?;
@@ -189,7 +224,12 @@ async fn open_store(db: &Path) -> anyhow::Result<Store> {
     Store::open(db).await.with_context(|| format!("opening the database {}", db.display()))
 }
 
-async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyhow::Result<()> {
+async fn serve(
+    paths: Paths,
+    boards: Boards,
+    listen: SocketAddr,
+    token: Option<String>,
+) -> anyhow::Result<()> {
     if !listen.ip().is_loopback() && token.is_none() {
         bail!("listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it");
     }
@@ -201,7 +241,7 @@ async fn serve(paths: Paths, listen: SocketAddr, token: Option<String>) -> anyho
     if !paths.dist.join("index.html").is_file() {
         tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
     }
-    let boards = Arc::new(Boards::new(paths.dist.join("firmware")));
+    let boards = Arc::new(boards);
     let app = api::router(AppState { store, boards }, &paths.dist, token);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
@@ -226,9 +266,8 @@ async fn shutdown() {
     }
 }
 
-async fn run(paths: Paths, request: RunRequest) -> anyhow::Result<()> {
+async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::Result<()> {
     let store = open_store(&paths.db).await?;
-    let boards = Boards::new(paths.dist.join("firmware"));
     let prepared = runner::prepare(&store, &boards, &request).await?;
     let id = prepared.id;
     let bar = progress_bar(&request.board);

@@ -1,10 +1,12 @@
 //! Starting a run on a board: shared by `POST /api/runs` and `pqbench run`.
 
-use pqbench_types::{RunRequest, RunStatus};
-use pqbench_wire::RunCommand;
+use pqbench_types::{RunRequest, RunStatus, Source};
+use pqbench_wire::{Decoder, RunCommand};
 
-use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Reservation};
+use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Framing, Reservation, Target};
 use crate::collect::{Collector, Outcome, Progress};
+use crate::frames::{DefmtDecoder, FrameDecoder};
+use crate::image::FirmwareImage;
 use crate::store::{NewRun, Store, StoreError};
 
 pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
@@ -56,8 +58,7 @@ pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
 pub struct PreparedRun {
     pub id: i64,
     command: RunCommand,
-    board: &'static EmulatedBoard,
-    image: std::path::PathBuf,
+    target: Target,
     store: Store,
     _reservation: Reservation,
 }
@@ -65,26 +66,63 @@ pub struct PreparedRun {
 pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
     let command = command(request)?;
     let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
-    let (reservation, board, image) = boards.reserve(&request.board, variant)?;
-    let id = store
-        .create_run(&NewRun::on_board(
-            board.id,
-            Some(serde_json::json!({
-                "algorithms": request.algorithms,
-                "min_iterations": command.min_iterations,
-                "min_time_ms": command.min_time_ms,
-                "variant": variant,
-            })),
-        ))
-        .await?;
-    Ok(PreparedRun { id, command, board, image, store: store.clone(), _reservation: reservation })
+    let (reservation, target) = boards.reserve(&request.board, variant)?;
+    let mut run = NewRun::on_board(
+        &request.board,
+        Some(serde_json::json!({
+            "algorithms": request.algorithms,
+            "min_iterations": command.min_iterations,
+            "min_time_ms": command.min_time_ms,
+            "variant": variant,
+        })),
+    );
+    if matches!(target, Target::Probe { .. }) {
+        run.source = Source::ProbeRs;
+    }
+    let id = store.create_run(&run).await?;
+    Ok(PreparedRun { id, command, target, store: store.clone(), _reservation: reservation })
 }
 
 impl PreparedRun {
     /// Starts the board, collects the run and records how it ended. A board
     /// that cannot be started fails the run with the reason.
     pub async fn execute(self, progress: impl FnMut(Progress)) -> Result<Outcome, StoreError> {
-        let emulator = match Emulator::start(self.board, &self.image).await {
+        let image_path = match &self.target {
+            Target::Emulated { image, .. } | Target::Probe { image, .. } => image.clone(),
+        };
+        let image = match tokio::task::spawn_blocking(move || FirmwareImage::load(&image_path)).await {
+            Ok(Ok(image)) => image,
+            Ok(Err(e)) => return self.fail(e.to_string()).await,
+            Err(e) => return self.fail(format!("reading the firmware image: {e}")).await,
+        };
+        match &self.target {
+            Target::Emulated { board, framing, .. } => {
+                self.on_emulator(board, *framing, image, progress).await
+            }
+            #[cfg(feature = "probe-rs")]
+            Target::Probe { serial, board, .. } => self.on_probe(serial, board, image, progress).await,
+            #[cfg(not(feature = "probe-rs"))]
+            Target::Probe { serial, .. } => {
+                self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string()).await
+            }
+        }
+    }
+
+    async fn on_emulator(
+        &self,
+        board: &'static EmulatedBoard,
+        framing: Framing,
+        image: FirmwareImage,
+        progress: impl FnMut(Progress),
+    ) -> Result<Outcome, StoreError> {
+        let mut decoder: Box<dyn FrameDecoder> = match framing {
+            Framing::Text => Box::new(Decoder::new()),
+            Framing::Defmt => match DefmtDecoder::new(&image) {
+                Ok(decoder) => Box::new(decoder),
+                Err(e) => return self.fail(e.to_string()).await,
+            },
+        };
+        let emulator = match Emulator::start(board, &image.path).await {
             Ok(emulator) => emulator,
             Err(e) => return self.fail(e.to_string()).await,
         };
@@ -97,9 +135,41 @@ impl PreparedRun {
         };
         let mut collector = Collector::new(&self.store, self.id);
         collector.silence = EMULATED_SILENCE;
-        let outcome = collector.collect(&mut port, self.command, progress).await;
+        collector.image = Some((&image).into());
+        let outcome = collector.collect(&mut port, self.command, decoder.as_mut(), progress).await;
         drop(port);
         emulator.stop().await;
+        outcome
+    }
+
+    #[cfg(feature = "probe-rs")]
+    async fn on_probe(
+        &self,
+        serial: &str,
+        board: &'static crate::boards::ProbeBoard,
+        image: FirmwareImage,
+        progress: impl FnMut(Progress),
+    ) -> Result<Outcome, StoreError> {
+        use crate::probe::{self, Flash, ProbePlan};
+        let mut decoder = match DefmtDecoder::new(&image) {
+            Ok(decoder) => decoder,
+            Err(e) => return self.fail(e.to_string()).await,
+        };
+        let mut collector = Collector::new(&self.store, self.id);
+        collector.image = Some((&image).into());
+        let plan = ProbePlan {
+            probe: serial.to_string(),
+            chip: board.chip.to_string(),
+            image: std::sync::Arc::new(image),
+            command: pqbench_wire::Command::Run(self.command).to_string().trim_end().to_string(),
+            flash: Flash::Write,
+        };
+        let opened = serial.to_string();
+        let (mut link, stop, session) = probe::spawn(move || probe::open(&opened), plan);
+        let outcome = collector.collect_link(&mut link, &mut decoder, progress).await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(link);
+        let _ = session.await;
         outcome
     }
 

@@ -4,7 +4,7 @@
 //!
 //! Needs the firmware image: `cargo xtask test` builds it and sets PQBENCH_DIST.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use pqbench_types::{BenchResult, Operation, Run, RunStatus, Status};
 use serde_json::{Value, json};
@@ -21,24 +21,7 @@ async fn run_ml_kem_768(server: &Server) -> (Run, Vec<BenchResult>) {
 async fn run_ml_kem_768_on(server: &Server, board: &str) -> (Run, Vec<BenchResult>) {
     let request =
         json!({"board": board, "algorithms": ["ML-KEM-768"], "min_iterations": 3, "min_time_ms": 0});
-    run_to_end(server, request).await
-}
-
-/// Starts a run and waits (300 s at most) for it to end.
-async fn run_to_end(server: &Server, request: Value) -> (Run, Vec<BenchResult>) {
-    let (status, body) = server.post("/api/runs", &request).await;
-    assert_eq!(status, 202, "{body}");
-    let id = body["id"].as_i64().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(300);
-    loop {
-        let run: Run = server.get(&format!("/api/runs/{id}")).await;
-        if run.status.is_finished() {
-            let results = server.get(&format!("/api/runs/{id}/results")).await;
-            return (run, results);
-        }
-        assert!(Instant::now() < deadline, "run {id} still {:?} after 300 s", run.status);
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    server.run_to_end(request).await
 }
 
 #[tokio::test]
@@ -183,7 +166,7 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-mps2-an386"});
-    let (run, results) = run_to_end(&server, request.clone()).await;
+    let (run, results) = server.run_to_end(request.clone()).await;
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
     let catalogue: Vec<(String, String)> =
         pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
@@ -200,7 +183,7 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
         "AES-GCM x2, ChaCha20-Poly1305 x2, 5 hashes (encrypt and decrypt count apart)"
     );
 
-    let (_, again) = run_to_end(&server, request).await;
+    let (_, again) = server.run_to_end(request).await;
     for (first, second) in results.iter().zip(&again) {
         assert_eq!(
             (first.ticks_per_op, first.min_ms, first.median_ms, first.max_ms, first.iterations),
@@ -219,7 +202,7 @@ async fn the_table_of_needs_is_what_the_emulated_board_measures() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-mps2-an386", "min_iterations": 1, "min_time_ms": 0});
-    let (_, results) = run_to_end(&server, request).await;
+    let (_, results) = server.run_to_end(request).await;
     let measured: Vec<(String, String, u32, u32)> = results
         .iter()
         .map(|r| {
@@ -243,7 +226,7 @@ async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-netduinoplus2", "min_iterations": 1, "min_time_ms": 0});
-    let (run, results) = run_to_end(&server, request).await;
+    let (run, results) = server.run_to_end(request).await;
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
     assert_eq!(results.len(), pqbench_suite::CATALOGUE.len());
     for r in &results {
@@ -300,7 +283,7 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     use pqbench::collect::Collector;
     use pqbench::store::{NewRun, Store};
     use pqbench_types::Algorithm;
-    use pqbench_wire::RunCommand;
+    use pqbench_wire::{Decoder, RunCommand};
 
     let image = common::dist().join("test/mps2-an386-self-test-fault.elf");
     assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
@@ -310,7 +293,8 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     let emulator = Emulator::start(&EMULATED[0], &image).await.unwrap();
     let mut port = emulator.open_console().unwrap();
     let command = RunCommand::new(1, 0).with_algorithm(Algorithm::Sha256).with_algorithm(Algorithm::Sha512);
-    let outcome = Collector::new(&store, id).collect(&mut port, command, |_| {}).await.unwrap();
+    let outcome =
+        Collector::new(&store, id).collect(&mut port, command, &mut Decoder::new(), |_| {}).await.unwrap();
     drop(port);
     emulator.stop().await;
 
@@ -331,12 +315,12 @@ async fn build_variants_are_offered_and_recorded() {
     let server = common::start_server(&[]).await;
     let boards: Vec<pqbench_types::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
-    assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3"]);
+    assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3", "opt-s-defmt"]);
     let mut keygen_ticks = Vec::new();
     for (variant, opt_level) in [("opt-s", "s"), ("opt-z", "z"), ("opt-3", "3")] {
         let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
             "min_iterations": 1, "min_time_ms": 0, "variant": variant});
-        let (run, results) = run_to_end(&server, request).await;
+        let (run, results) = server.run_to_end(request).await;
         assert_eq!(run.status, RunStatus::Complete, "{run:?}");
         assert_eq!(run.build.opt_level.as_deref(), Some(opt_level));
         keygen_ticks.push(results[0].ticks_per_op.unwrap());

@@ -7,7 +7,7 @@ use std::time::Duration;
 use pqbench::collect::Collector;
 use pqbench::store::{NewRun, Store};
 use pqbench_types::{Algorithm, BenchResult, Clock, Measurement, Operation, RunStatus, Status, TickUnit};
-use pqbench_wire::{RecordWriter, RunCommand, kind, write_measurement};
+use pqbench_wire::{Decoder, RecordWriter, RunCommand, kind, write_measurement};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio_serial::SerialStream;
 
@@ -111,7 +111,7 @@ async fn corrupted_and_truncated_records_are_refused_and_later_records_land() {
     let collector = Collector::new(&store, run_id);
     let mut refused = Vec::new();
     let outcome = collector
-        .collect(&mut host, RunCommand::new(3, 0), |p| {
+        .collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |p| {
             if let pqbench::collect::Progress::Rejected(why) = p {
                 refused.push(why);
             }
@@ -146,8 +146,10 @@ async fn an_intact_run_is_complete() {
     stream.extend_from_slice(record(kind::END, &[("results", "1")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome =
-        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = Collector::new(&store, run_id)
+        .collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |_| {})
+        .await
+        .unwrap();
     board.await.unwrap();
     assert_eq!((outcome.status, outcome.results, outcome.rejected), (RunStatus::Complete, 1, 0));
     assert_eq!(store.run(run_id).await.unwrap().unwrap().status, RunStatus::Complete);
@@ -163,7 +165,8 @@ async fn a_silent_board_fails_the_run_and_keeps_what_arrived() {
     let board = board(far, stream);
     let mut collector = Collector::new(&store, run_id);
     collector.silence = Duration::from_millis(500);
-    let outcome = collector.collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome =
+        collector.collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |_| {}).await.unwrap();
     let _port = board.await.unwrap(); // kept open: silent, not gone
     assert_eq!(outcome.status, RunStatus::Failed);
     assert!(outcome.error.unwrap().contains("sent nothing"));
@@ -185,8 +188,10 @@ async fn a_board_that_never_answers_hello_fails_the_run_without_a_run_command() 
         }
         String::from_utf8_lossy(&heard).into_owned()
     });
-    let outcome =
-        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = Collector::new(&store, run_id)
+        .collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |_| {})
+        .await
+        .unwrap();
     drop(host);
     assert_eq!(outcome.status, RunStatus::Failed);
     assert!(outcome.error.unwrap().contains("did not answer hello"));
@@ -201,8 +206,10 @@ async fn a_board_error_record_fails_the_run_with_its_message() {
     stream.extend_from_slice(record(kind::ERROR, &[("msg", "panic: out of memory")]).as_bytes());
     let (mut host, far) = SerialStream::pair().unwrap();
     let board = board(far, stream);
-    let outcome =
-        Collector::new(&store, run_id).collect(&mut host, RunCommand::new(3, 0), |_| {}).await.unwrap();
+    let outcome = Collector::new(&store, run_id)
+        .collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |_| {})
+        .await
+        .unwrap();
     board.await.unwrap();
     assert_eq!(outcome.status, RunStatus::Failed);
     assert_eq!(

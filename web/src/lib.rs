@@ -192,6 +192,8 @@ fn Boards(state: State) -> impl IntoView {
                                                 <code class="board-id">{board.id.clone()}</code>
                                                 " "
                                                 <span class="kind">{board.kind.as_str()}</span>
+                                                {board.chip.map(|chip| view! { " " <span class="chip">{chip}</span> })}
+                                                {board.note.map(|note| view! { <p class="board-note">{note}</p> })}
                                             </div>
                                             <button
                                                 data-board=board.id

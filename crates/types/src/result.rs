@@ -284,6 +284,12 @@ pub struct Board {
     /// `opt-3`): the same suite at other optimisation levels.
     #[serde(default)]
     pub variants: alloc::vec::Vec<String>,
+    /// The chip a run is asked to use (a probe board: probe-rs's name).
+    #[serde(default)]
+    pub chip: Option<String>,
+    /// Why the board cannot run now, or what to know before it does.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pqbench_types::{BenchResult, Run};
 use serde_json::Value;
 
 pub struct Server {
@@ -69,6 +70,23 @@ impl Server {
         let response =
             reqwest::Client::new().post(format!("{}{path}", self.base)).json(body).send().await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    /// Starts a run and waits (300 s at most) for it to end.
+    pub async fn run_to_end(&self, request: Value) -> (Run, Vec<BenchResult>) {
+        let (status, body) = self.post("/api/runs", &request).await;
+        assert_eq!(status, 202, "{body}");
+        let id = body["id"].as_i64().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let run: Run = self.get(&format!("/api/runs/{id}")).await;
+            if run.status.is_finished() {
+                let results = self.get(&format!("/api/runs/{id}/results")).await;
+                return (run, results);
+            }
+            assert!(Instant::now() < deadline, "run {id} still {:?} after 300 s", run.status);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     pub async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {

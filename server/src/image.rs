@@ -1,0 +1,62 @@
+//! A firmware image on disk: the ELF a board runs, and what the host reads
+//! from it to talk to the board (build id, symbols, the defmt table).
+
+use std::path::{Path, PathBuf};
+
+use object::{Object, ObjectSymbol};
+use sha2::{Digest, Sha256};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error("reading the firmware image {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{path} is not an ELF file: {why}")]
+    NotElf { path: PathBuf, why: String },
+    #[error("{path} has no defmt table: it is not a defmt build of the firmware")]
+    NoDefmtTable { path: PathBuf },
+    #[error("reading the defmt table of {path}: {why}")]
+    DefmtTable { path: PathBuf, why: String },
+    #[error("{path} has no symbol {symbol}: it is not a build of the pqbench firmware for {purpose}")]
+    MissingSymbol { path: PathBuf, symbol: &'static str, purpose: &'static str },
+}
+
+/// The image, read once: its bytes, their SHA-256, and its build id.
+pub struct FirmwareImage {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    /// Hex SHA-256 of the file, recorded on the run.
+    pub sha256: String,
+    /// Hex GNU build id, which the firmware also says in its `hello`.
+    pub build_id: Option<String>,
+}
+
+impl FirmwareImage {
+    pub fn load(path: &Path) -> Result<FirmwareImage, ImageError> {
+        let bytes = std::fs::read(path).map_err(|source| ImageError::Read { path: path.into(), source })?;
+        let file = object::File::parse(&*bytes)
+            .map_err(|e| ImageError::NotElf { path: path.into(), why: e.to_string() })?;
+        let build_id = file.build_id().ok().flatten().map(hex);
+        let sha256 = hex(&Sha256::digest(&bytes));
+        Ok(FirmwareImage { path: path.into(), bytes, sha256, build_id })
+    }
+
+    /// The address of a symbol the host needs, such as the command mailbox.
+    pub fn symbol(&self, name: &'static str, purpose: &'static str) -> Result<u64, ImageError> {
+        let missing = || ImageError::MissingSymbol { path: self.path.clone(), symbol: name, purpose };
+        let file = object::File::parse(&*self.bytes).map_err(|_| missing())?;
+        file.symbols().find(|s| s.name() == Ok(name)).map(|s| s.address()).ok_or_else(missing)
+    }
+
+    /// The defmt table the firmware's frames are decoded with.
+    pub fn defmt_table(&self) -> Result<defmt_decoder::Table, ImageError> {
+        match defmt_decoder::Table::parse(&self.bytes) {
+            Ok(Some(table)) => Ok(table),
+            Ok(None) => Err(ImageError::NoDefmtTable { path: self.path.clone() }),
+            Err(e) => Err(ImageError::DefmtTable { path: self.path.clone(), why: format!("{e:#}") }),
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
