@@ -330,9 +330,10 @@ fn run_row(state: State, run: Run) -> impl IntoView {
             </td>
             <td>{run.source.as_str()}</td>
             <td>
-                <span class=format!("badge run-{status}") title=run.error>
-                    {status}
-                </span>
+                <span class=format!("badge run-{status}")>{status}</span>
+                // Why a run failed or came back incomplete (a probe not
+                // reached, a board fault) is what its owner needs first.
+                {run.error.map(|error| view! { <span class="note run-error">{error}</span> })}
             </td>
             <td title=run.started_at.clone()>{format::timestamp(&run.started_at)}</td>
             <td>
