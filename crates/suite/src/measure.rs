@@ -9,6 +9,14 @@ pub trait Platform {
     /// The current tick count; monotonic, in `clock().unit`.
     fn now(&mut self) -> u64;
 
+    /// The smallest step `now` is seen to take, in ticks. Where it is
+    /// coarser than a tick (a browser rounds `performance.now()` to
+    /// microseconds), a call quicker than a few steps is timed in batches
+    /// rather than read as 0 or one step.
+    fn timer_resolution(&self) -> u64 {
+        1
+    }
+
     /// Starts watching memory: forget earlier peaks, paint the free stack.
     fn memory_start(&mut self);
 
@@ -145,22 +153,18 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         let clock = self.platform.clock();
         let min_ticks = u64::from(self.settings.min_time_ms) * clock.ticks_per_second / 1000;
         let min_iterations = self.settings.min_iterations.max(1) as usize;
+        let batch = self.calls_per_sample(&mut call);
 
         self.platform.memory_start();
         let mut done = 0usize;
         let mut total = 0u64;
-        while done < self.samples.len() && (done < min_iterations || total < min_ticks) {
-            // Hiding the closure (and so everything it captures) from the
-            // optimiser keeps a pure call on unchanging inputs (a hash, a
-            // verification) from being hoisted out of the loop or its
-            // output stores from being dropped.
-            let call = black_box(&mut call);
-            let start = self.platform.now();
-            // Dropping the output inside the timed window is part of the
-            // operation's cost (zeroising keys), as it is for a caller.
-            drop(black_box(call()));
-            let elapsed = self.platform.now().saturating_sub(start);
-            self.samples[done] = elapsed;
+        // The call count must fit the record's u32.
+        let max_samples = self.samples.len().min((u32::MAX / batch) as usize);
+        while done < max_samples && (done < min_iterations || total < min_ticks) {
+            let elapsed = self.timed_calls(&mut call, batch);
+            // A batch's per-call mean, rounded down so that `iterations *
+            // min <= total` still holds.
+            self.samples[done] = elapsed / u64::from(batch);
             total += elapsed;
             done += 1;
         }
@@ -173,7 +177,8 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
             let taken = &mut self.samples[..done];
             taken.sort_unstable();
             Measurement {
-                iterations: done as u32,
+                iterations: done as u32 * batch,
+                batch: (batch > 1).then_some(batch),
                 total_ticks: total,
                 min_ticks: taken[0],
                 median_ticks: median(taken),
@@ -187,7 +192,54 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         };
         self.reporter.result(&measurement);
     }
+
+    /// Times `calls` calls back to back; the ticks they took together.
+    fn timed_calls<T>(&mut self, call: &mut impl FnMut() -> T, calls: u32) -> u64 {
+        // Hiding the closure (and so everything it captures) from the
+        // optimiser keeps a pure call on unchanging inputs (a hash, a
+        // verification) from being hoisted out of the loop or its output
+        // stores from being dropped.
+        let call = black_box(call);
+        let start = self.platform.now();
+        for _ in 0..calls {
+            // Dropping the output inside the timed window is part of the
+            // operation's cost (zeroising keys), as it is for a caller.
+            drop(black_box(call()));
+        }
+        self.platform.now().saturating_sub(start)
+    }
+
+    /// How many calls each sample times: one where the clock resolves a
+    /// call well, else enough for a sample to span [`RESOLUTION_STEPS`]
+    /// steps of the clock.
+    fn calls_per_sample<T>(&mut self, call: &mut impl FnMut() -> T) -> u32 {
+        let resolution = self.platform.timer_resolution();
+        if resolution <= 1 {
+            return 1;
+        }
+        let wanted = resolution.saturating_mul(RESOLUTION_STEPS);
+        let mut calls = 1u32;
+        loop {
+            let elapsed = self.timed_calls(call, calls);
+            if elapsed >= wanted || calls >= MAX_BATCH {
+                return calls;
+            }
+            // Below one step the time says nothing about the rate: grow fast.
+            let next = match elapsed {
+                0 => u64::from(calls) * 16,
+                _ => u64::from(calls) * wanted / elapsed + 1,
+            };
+            calls = next.clamp(u64::from(calls) + 1, u64::from(MAX_BATCH)) as u32;
+        }
+    }
 }
+
+/// Clock steps a sample spans at least: a step of rounding is then under
+/// 5% of a sample, and a call that long is still timed alone, so that its
+/// min and max stay those of single calls.
+const RESOLUTION_STEPS: u64 = 20;
+/// Calls in one batch at most: a hash of 1 KiB at a 100 µs resolution.
+const MAX_BATCH: u32 = 1 << 16;
 
 /// The median of sorted samples; for an even count, the lower middle, so
 /// that the figure is one that was actually measured.

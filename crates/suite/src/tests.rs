@@ -314,3 +314,57 @@ fn what_does_not_fit_is_reported_with_its_need_and_not_run() {
     // Only SHA-256 opened a memory window: nothing of ML-DSA ran.
     assert_eq!(board.inner.memory_windows, 1);
 }
+
+/// A real clock read as a browser reads `performance.now()`: rounded down
+/// to a coarse step.
+struct CoarseClock {
+    start: std::time::Instant,
+    step_ns: u64,
+}
+
+impl Platform for CoarseClock {
+    fn clock(&self) -> Clock {
+        Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds }
+    }
+    fn now(&mut self) -> u64 {
+        let ns = self.start.elapsed().as_nanos() as u64;
+        ns / self.step_ns * self.step_ns
+    }
+    fn timer_resolution(&self) -> u64 {
+        self.step_ns
+    }
+    fn memory_start(&mut self) {}
+    fn memory_stop(&mut self) -> MemoryUse {
+        MemoryUse::default()
+    }
+}
+
+#[test]
+fn calls_quicker_than_the_clock_are_timed_in_batches_that_span_it() {
+    // SHA-256 over 1 KiB takes microseconds; this clock moves in 2 ms steps.
+    let step_ns = 2_000_000;
+    let mut platform = CoarseClock { start: std::time::Instant::now(), step_ns };
+    let mut collected = Collected::default();
+    let settings = Settings { min_iterations: 3, min_time_ms: 0 };
+    run(&mut platform, &mut collected, &settings, |a| a == Algorithm::Sha256, &mut [0; 16]);
+
+    let [m] = &collected.results[..] else { panic!("{:?}", collected.results) };
+    let calls = m.batch.expect("batched");
+    assert!(calls > 1, "{m:?}");
+    assert_eq!(m.iterations, 3 * calls, "three samples of {calls} calls");
+    assert!(m.is_consistent(), "{m:?}");
+    // Each sample spans 20 steps or more, so none reads as 0 and the
+    // per-call figure is a real one.
+    assert!(m.total_ticks >= 3 * 20 * step_ns, "{m:?}");
+    assert!(m.min_ticks > 0, "{m:?}");
+}
+
+#[test]
+fn a_clock_that_resolves_a_call_times_each_call_alone() {
+    let (_, collected) = run_ml_kem_768(Settings { min_iterations: 2, min_time_ms: 0 }, &mut [0; 8]);
+    assert!(
+        collected.results.iter().all(|m| m.batch.is_none() && m.iterations == 2),
+        "{:?}",
+        collected.results
+    );
+}

@@ -81,6 +81,12 @@ pub struct Measurement {
     pub bytes_per_op: Option<u32>,
     /// For `DoesNotFit`: the RAM the operation is known to need.
     pub needed_bytes: Option<u32>,
+    /// Calls timed together in each sample, where one call is quicker than
+    /// the clock's resolution (a browser's `performance.now()`): min,
+    /// median and max are then per-call means of one batch, rounded down.
+    /// `None`: every call was timed on its own.
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub batch: Option<u32>,
 }
 
 impl Measurement {
@@ -100,6 +106,7 @@ impl Measurement {
             stack_bytes: None,
             bytes_per_op: None,
             needed_bytes: None,
+            batch: None,
         }
     }
 
@@ -109,10 +116,14 @@ impl Measurement {
         if self.status != Status::Ok {
             return self.iterations == 0 && self.total_ticks == 0;
         }
+        // A batch's mean is rounded down, so a batched total may exceed
+        // `iterations * max` by less than a tick per call.
+        let rounding = u64::from(self.batch.is_some());
         self.iterations > 0
+            && self.batch.is_none_or(|calls| calls > 0 && self.iterations % calls == 0)
             && self.min_ticks <= self.median_ticks
             && self.median_ticks <= self.max_ticks
             && self.total_ticks >= self.min_ticks.saturating_mul(u64::from(self.iterations))
-            && self.total_ticks <= self.max_ticks.saturating_mul(u64::from(self.iterations))
+            && self.total_ticks <= (self.max_ticks + rounding).saturating_mul(u64::from(self.iterations))
     }
 }

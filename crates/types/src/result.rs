@@ -80,6 +80,10 @@ impl BenchResult {
             (Some(bytes), Some(ops)) => Some(f64::from(bytes) * ops),
             _ => None,
         };
+        if let Some(calls) = m.batch.filter(|&calls| calls > 1) {
+            result.note =
+                Some(alloc::format!("min, median and max are means of {calls}-call batches (coarse timer)"));
+        }
         result
     }
 }
@@ -370,6 +374,18 @@ mod tests {
         let r = BenchResult::from_measurement(&measured(1_800_000, 3), &clock);
         assert_eq!(r.cycles_per_op, Some(600_000.0));
         assert_eq!(r.median_ms, Some(600_000.0 * 1000.0 / 180_000_000.0));
+    }
+
+    #[test]
+    fn batched_results_say_their_spread_is_of_batch_means() {
+        let clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
+        let m = Measurement { batch: Some(7), iterations: 21, ..measured(2_100_000, 21) };
+        assert!(m.is_consistent());
+        let r = BenchResult::from_measurement(&m, &clock);
+        assert_eq!(r.iterations, Some(21));
+        assert_eq!(r.note.as_deref(), Some("min, median and max are means of 7-call batches (coarse timer)"));
+        assert_eq!(BenchResult::from_measurement(&measured(2_100_000, 21), &clock).note, None);
+        assert!(!Measurement { batch: Some(4), ..m }.is_consistent(), "21 calls are not whole batches of 4");
     }
 
     #[test]

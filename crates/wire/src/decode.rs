@@ -395,6 +395,7 @@ impl Fields<'_> {
         m.stack_bytes = self.optional("stack")?;
         m.bytes_per_op = self.optional("bytes")?;
         m.needed_bytes = self.optional("needs")?;
+        m.batch = self.optional("batch")?;
         if !m.is_consistent() {
             return Err(malformed("result figures contradict each other"));
         }
@@ -433,6 +434,13 @@ mod tests {
         assert!(line.ends_with("\r\n"));
         let events = Decoder::new().push(line.as_bytes());
         assert_eq!(events, [Event::Record(Record::Result(sample()))]);
+    }
+
+    #[test]
+    fn a_batched_result_reads_back_with_its_batch() {
+        let m = Measurement { iterations: 12 * 64, total_ticks: 3_468_123 * 64, batch: Some(64), ..sample() };
+        assert_eq!(Decoder::new().push(encoded(&m).as_bytes()), [Event::Record(Record::Result(m))]);
+        assert_eq!(parse_rendered(&rendered(&m, crc_of(&m))), Ok(Record::Result(m)));
     }
 
     #[test]
@@ -526,7 +534,7 @@ mod tests {
     fn rendered(m: &Measurement, crc: u32) -> String {
         let opt = |v: Option<u32>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
         alloc::format!(
-            "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} bytes={} needs={} *{crc:08x}",
+            "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} bytes={} needs={} batch={} *{crc:08x}",
             m.algorithm,
             m.operation,
             m.status,
@@ -540,6 +548,7 @@ mod tests {
             opt(m.stack_bytes),
             opt(m.bytes_per_op),
             opt(m.needed_bytes),
+            opt(m.batch),
         )
     }
 

@@ -124,5 +124,6 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("allocs", m.heap_allocs)?;
     record.optional("stack", m.stack_bytes)?;
     record.optional("bytes", m.bytes_per_op)?;
-    record.optional("needs", m.needed_bytes)
+    record.optional("needs", m.needed_bytes)?;
+    record.optional("batch", m.batch)
 }

@@ -144,7 +144,7 @@ impl Reporter for Records<'_> {
         // Only a measurement that ran has timings, as in the text record.
         if m.status == Status::Ok {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
@@ -158,11 +158,12 @@ impl Reporter for Records<'_> {
                 m.stack_bytes,
                 m.bytes_per_op,
                 m.needed_bytes,
+                m.batch,
                 crc,
             );
         } else {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
@@ -171,6 +172,7 @@ impl Reporter for Records<'_> {
                 m.stack_bytes,
                 m.bytes_per_op,
                 m.needed_bytes,
+                m.batch,
                 crc,
             );
         }
