@@ -27,6 +27,12 @@ test('board results are listed, and a browser run is stored and listed beside th
   });
   assert.equal((await waitForRun(server, boardRun)).status, 'complete');
   const boardResults = await server.api(`/api/runs/${boardRun}/results`);
+  const { id: hashRun } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ board: 'qemu-mps2-an386', algorithms: ['SHA-256'], min_iterations: 3, min_time_ms: 0 }),
+  });
+  assert.equal((await waitForRun(server, hashRun)).status, 'complete');
 
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
@@ -44,37 +50,93 @@ test('board results are listed, and a browser run is stored and listed beside th
   }
   await page.screenshot({ path: join(screenshots, 'dashboard-board-run.png') });
 
+  // The browser run: every ML-KEM and ML-DSA level and the classical
+  // baselines, in a worker, with progress as it goes.
+  await page.locator('#browser-suite').selectOption('with-classical');
+  await page.locator('#browser-time').selectOption('200');
   await page.locator('#browser-run').click();
-  await page.locator('#browser-progress').waitFor();
-  const deadline = Date.now() + 180_000;
-  let browserRun;
-  while (!browserRun) {
-    const runs = await server.api('/api/runs');
-    browserRun = runs.find((r) => r.source === 'browser');
-    if (Date.now() > deadline) throw new Error('no browser run was stored');
-    if (!browserRun) await new Promise((r) => setTimeout(r, 500));
-  }
+  const bar = page.locator('#browser-progress-bar');
+  await bar.waitFor({ state: 'visible' });
+  const seen = new Set();
+  const watch = setInterval(async () => {
+    const text = await page.locator('#browser-progress').innerText().catch(() => '');
+    if (text) seen.add(text);
+  }, 100);
+
+  // The page stays responsive while the worker runs: picking another run
+  // shows its results, and the browser run is still going.
+  const responded = Date.now();
+  await page.locator(`#runs tr[data-run-id="${hashRun}"]`).click();
+  await page.locator('#results h2', { hasText: `run ${hashRun}` }).waitFor({ timeout: 5_000 });
+  await page.locator('#results tr[data-algorithm="SHA-256"][data-operation="hash"]').waitFor({ timeout: 5_000 });
+  const respondedMs = Date.now() - responded;
+  assert.ok(await bar.isVisible(), 'the browser run was still going while the page answered');
+  assert.ok(respondedMs < 5_000, `the page answered in ${respondedMs} ms`);
+
+  await bar.waitFor({ state: 'hidden', timeout: 300_000 });
+  clearInterval(watch);
+  const progressTexts = [...seen].filter((t) => / \(\d+ of \d+\)/.test(t));
+  assert.ok(progressTexts.length >= 5, `progress updates appeared: ${JSON.stringify([...seen])}`);
+  assert.ok(progressTexts.some((t) => /s left$/.test(t)), 'a time left is estimated');
+
+  const runs = await server.api('/api/runs');
+  const browserRun = runs.find((r) => r.source === 'browser');
+  assert.ok(browserRun, `no browser run was stored: ${await page.locator('#browser-progress').innerText()}`);
   assert.match(browserRun.board, /^browser:[0-9a-f]{8}$/);
   assert.equal(browserRun.status, 'complete');
-  assert.match(browserRun.build.extra.user_agent ?? '', /Chrome/);
+  const extra = browserRun.build.extra;
+  assert.match(extra.user_agent ?? '', /Chrome/);
+  assert.match(extra.browser ?? '', /Chrome \d+/);
+  assert.equal(extra.os, 'Linux');
+  assert.ok(Number(extra.hardware_concurrency) >= 1);
+  assert.ok(Number(extra.timer_resolution_ns) > 0, 'the timer resolution is recorded');
+  assert.equal(extra.cross_origin_isolated, 'true');
+  assert.ok(typeof extra.wasm_features === 'string');
+  assert.ok(browserRun.build.opt_level && browserRun.build.crates['ml-dsa'], 'the wasm build says what it is');
 
   const browserResults = await server.api(`/api/runs/${browserRun.id}/results`);
-  assert.deepEqual(
-    browserResults.map((r) => [r.algorithm, r.operation, r.status]),
-    [['ML-KEM-768', 'keygen', 'ok'], ['ML-KEM-768', 'encaps', 'ok'], ['ML-KEM-768', 'decaps', 'ok']],
-  );
+  const algorithms = [...new Set(browserResults.map((r) => r.algorithm))];
+  assert.deepEqual(algorithms, [
+    'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
+    'RSA-2048', 'ECDSA-P256', 'ECDH-P256', 'X25519', 'Ed25519', 'AES-128-GCM', 'SHA-256',
+  ]);
   for (const r of browserResults) {
+    assert.equal(r.status, 'ok', `${r.algorithm} ${r.operation}`);
     assert.equal(r.tick_unit, 'ns');
     assert.ok(r.ops_per_sec > 0 && r.iterations >= 1);
     assert.ok(r.heap_bytes !== null && r.heap_allocs !== null, 'heap is measured in wasm too');
+    assert.ok(r.stack_bytes !== null, 'stack is measured in wasm too');
   }
 
   const row = page.locator(`#runs tr[data-run-id="${browserRun.id}"]`);
   await row.waitFor();
   await row.click();
-  await page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="decaps"]').waitFor();
-  await page.screenshot({ path: join(screenshots, 'dashboard-browser-run.png') });
+  for (const r of browserResults) {
+    const shown = page.locator(`#results tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
+    await shown.waitFor();
+    for (const field of ['heap_bytes', 'stack_bytes']) {
+      const cell = await shown.locator(`[data-field="${field}"]`).innerText();
+      assert.notEqual(cell.trim(), '—', `${field} of ${r.algorithm} ${r.operation} is shown`);
+    }
+  }
+  await page.screenshot({ path: join(screenshots, 'dashboard-browser-run.png'), fullPage: true });
   assert.deepEqual(errors, []);
+});
+
+test('a browser run can be cancelled, and nothing of it is stored', async () => {
+  const page = await chromium.browser.newPage();
+  await page.goto(server.base);
+  const before = (await server.api('/api/runs')).length;
+  await page.locator('#browser-suite').selectOption('whole');
+  await page.locator('#browser-run').click();
+  await page.locator('#browser-progress-bar').waitFor({ state: 'visible' });
+  await page.locator('#browser-cancel').click();
+  await page.locator('#browser-progress', { hasText: 'Cancelled' }).waitFor({ timeout: 5_000 });
+  assert.ok(await page.locator('#browser-run').isEnabled(), 'a new run can start');
+  assert.ok(await page.locator('#browser-progress-bar').isHidden());
+  await new Promise((r) => setTimeout(r, 1_000));
+  assert.equal((await server.api('/api/runs')).length, before, 'no run was stored');
+  await page.close();
 });
 
 test('the browser runs the whole suite and names its rows as a board does', async () => {

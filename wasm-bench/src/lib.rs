@@ -33,7 +33,11 @@ pub fn run_suite(
     let performance =
         scope.performance().ok_or_else(|| JsError::new("this worker has no performance clock"))?;
 
-    let mut platform = Browser { performance };
+    let mut platform = Browser { performance, resolution_ns: 1 };
+    // Measured before the run: calls quicker than a few hundred of its
+    // steps are then timed in batches.
+    let resolution = timer_resolution_ns(&mut platform);
+    platform.resolution_ns = resolution.unwrap_or(1);
     let mut reporter = Collector { on_progress, measurements: Vec::new(), callback_error: None };
     let settings = Settings { min_iterations, min_time_ms };
     let mut samples = vec![0u64; MAX_SAMPLES];
@@ -47,14 +51,21 @@ pub fn run_suite(
     let mut extra = BTreeMap::from([
         ("user_agent".to_owned(), user_agent.clone()),
         ("hardware_concurrency".to_owned(), navigator.hardware_concurrency().to_string()),
+        ("wasm_features".to_owned(), wasm_features().join(",")),
     ]);
+    if let Some(browser) = browser_of(&user_agent) {
+        extra.insert("browser".to_owned(), browser);
+    }
+    if let Some(os) = os_of(&user_agent) {
+        extra.insert("os".to_owned(), os.to_owned());
+    }
     // Browsers coarsen performance.now() unless the page is isolated
     // (web-sys has no binding for this flag).
     if let Some(isolated) = Reflect::get(&scope, &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool())
     {
         extra.insert("cross_origin_isolated".to_owned(), isolated.to_string());
     }
-    if let Some(step) = timer_resolution_ns(&mut platform) {
+    if let Some(step) = resolution {
         extra.insert("timer_resolution_ns".to_owned(), step.to_string());
     }
     let upload = Upload {
@@ -94,6 +105,8 @@ fn select(names: &[String]) -> Result<Vec<Algorithm>, JsError> {
 
 struct Browser {
     performance: Performance,
+    /// The clock's smallest step, in nanoseconds.
+    resolution_ns: u64,
 }
 
 impl Platform for Browser {
@@ -105,6 +118,10 @@ impl Platform for Browser {
         // Milliseconds as a float, exact to well under a nanosecond for any
         // page lifetime a benchmark sees.
         (self.performance.now() * 1e6).round() as u64
+    }
+
+    fn timer_resolution(&self) -> u64 {
+        self.resolution_ns
     }
 
     fn memory_start(&mut self) {
@@ -170,6 +187,60 @@ fn timer_resolution_ns(platform: &mut Browser) -> Option<u64> {
     smallest
 }
 
+/// The WebAssembly features this build was compiled to use: what the
+/// browser had to support, and part of what its figures depend on.
+fn wasm_features() -> Vec<&'static str> {
+    [
+        ("simd128", cfg!(target_feature = "simd128")),
+        ("relaxed-simd", cfg!(target_feature = "relaxed-simd")),
+        ("bulk-memory", cfg!(target_feature = "bulk-memory")),
+        ("sign-ext", cfg!(target_feature = "sign-ext")),
+        ("nontrapping-fptoint", cfg!(target_feature = "nontrapping-fptoint")),
+        ("mutable-globals", cfg!(target_feature = "mutable-globals")),
+        ("multivalue", cfg!(target_feature = "multivalue")),
+        ("reference-types", cfg!(target_feature = "reference-types")),
+    ]
+    .into_iter()
+    .filter_map(|(name, on)| on.then_some(name))
+    .collect()
+}
+
+/// The browser and its version from a user agent, e.g. `Chrome 131.0.6778.85`.
+/// Order matters: Edge and Opera also say Chrome, Chrome also says Safari.
+fn browser_of(user_agent: &str) -> Option<String> {
+    let version_after = |token: &str| {
+        let start = user_agent.find(token)? + token.len();
+        let version: String =
+            user_agent[start..].chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        (!version.is_empty()).then_some(version)
+    };
+    [
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("Firefox/", "Firefox"),
+        ("HeadlessChrome/", "Headless Chrome"),
+        ("Chrome/", "Chrome"),
+        ("Version/", "Safari"),
+    ]
+    .into_iter()
+    .find_map(|(token, name)| version_after(token).map(|version| format!("{name} {version}")))
+}
+
+/// The operating system a user agent names.
+fn os_of(user_agent: &str) -> Option<&'static str> {
+    [
+        ("Android", "Android"),
+        ("iPhone", "iOS"),
+        ("iPad", "iPadOS"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    ]
+    .into_iter()
+    .find_map(|(token, name)| user_agent.contains(token).then_some(name))
+}
+
 /// 32-bit FNV-1a: a short, stable board id for a user agent.
 fn fnv1a(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811c_9dc5, |hash, &b| (hash ^ u32::from(b)).wrapping_mul(0x0100_0193))
@@ -182,6 +253,22 @@ fn build(extra: BTreeMap<String, String>) -> Build {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn user_agents_name_their_browser_and_os() {
+        let chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \
+                      HeadlessChrome/131.0.6778.85 Safari/537.36";
+        assert_eq!(browser_of(chrome).as_deref(), Some("Headless Chrome 131.0.6778.85"));
+        assert_eq!(os_of(chrome), Some("Linux"));
+        let firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+        assert_eq!(browser_of(firefox).as_deref(), Some("Firefox 133.0"));
+        assert_eq!(os_of(firefox), Some("Windows"));
+        let safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 \
+                      (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+        assert_eq!(browser_of(safari).as_deref(), Some("Safari 18.1"));
+        assert_eq!(os_of(safari), Some("iOS"));
+        assert_eq!(browser_of("curl/8.5"), None);
+    }
 
     #[test]
     fn fnv1a_matches_the_reference() {

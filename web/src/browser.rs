@@ -1,8 +1,8 @@
 //! "Run in this browser": the suite in a Web Worker (`/bench/worker.js`,
 //! built from `wasm-bench`), its messages turned into a stream.
 
-use futures::StreamExt;
-use futures::channel::mpsc;
+use futures::channel::{mpsc, oneshot};
+use futures::{FutureExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -36,9 +36,28 @@ pub enum Message {
     },
 }
 
-/// Runs the suite in a new worker, calling `on_progress` for each progress
-/// message; the worker's upload JSON, or why there is none.
-pub async fn run(request: &Request<'_>, mut on_progress: impl FnMut(String)) -> Result<String, String> {
+/// The operation the worker is about to measure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub algorithm: String,
+    pub operation: String,
+    /// 1-based.
+    pub index: u32,
+    pub total: u32,
+}
+
+/// Why a run that was cancelled has no upload.
+pub const CANCELLED: &str = "the browser run was cancelled";
+
+/// Runs the suite in a new worker, calling `on_progress` before each
+/// operation; the worker's upload JSON, or why there is none. Firing
+/// `cancel` stops the worker at once (the suite cannot be interrupted
+/// mid-operation from inside, so the worker is terminated).
+pub async fn run(
+    request: &Request<'_>,
+    mut on_progress: impl FnMut(Step),
+    cancel: oneshot::Receiver<()>,
+) -> Result<String, String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
     let worker = Worker::new_with_options(WORKER_URL, &options)
@@ -70,10 +89,20 @@ pub async fn run(request: &Request<'_>, mut on_progress: impl FnMut(String)) -> 
             .and_then(|json| js_sys::JSON::parse(&json).ok())
             .ok_or("cannot encode the benchmark request")?;
         worker.post_message(&request).map_err(|e| describe(&e))?;
-        while let Some(message) = messages.next().await {
+        let mut cancel = cancel.fuse();
+        loop {
+            let message = futures::select! {
+                message = messages.next() => message,
+                fired = cancel => match fired {
+                    Ok(()) => return Err(CANCELLED.to_owned()),
+                    // Nobody can cancel any more: run to the end.
+                    Err(_) => continue,
+                },
+            };
+            let Some(message) = message else { break };
             match message? {
                 Message::Progress { algorithm, operation, index, total } => {
-                    on_progress(format!("{algorithm} {operation} {index}/{total}"));
+                    on_progress(Step { algorithm, operation, index, total });
                 }
                 Message::Done { upload } => return Ok(upload),
                 Message::Error { message } => return Err(message),
