@@ -120,7 +120,7 @@ impl Measurement {
         // `iterations * max` by less than a tick per call.
         let rounding = u64::from(self.batch.is_some());
         self.iterations > 0
-            && self.batch.is_none_or(|calls| calls > 0 && self.iterations % calls == 0)
+            && self.batch.is_none_or(|calls| calls > 0 && self.iterations.is_multiple_of(calls))
             && self.min_ticks <= self.median_ticks
             && self.median_ticks <= self.max_ticks
             && self.total_ticks >= self.min_ticks.saturating_mul(u64::from(self.iterations))
