@@ -1,7 +1,12 @@
 //! `cargo xtask bench`: the whole suite on the emulated Cortex-M4 and on
 //! this host (an optimised build), side by side, as the Markdown table that
 //! BENCHMARKS.md holds.
+//!
+//! `cargo xtask bench-browser`: ML-KEM-768 and ML-DSA-65 in one headless
+//! Chromium page, the browser benchmark's wasm beside the JavaScript peers
+//! (`bench/browser/`), and natively, as BENCHMARKS.md's comparison table.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -102,4 +107,192 @@ fn pqbench_cli(pqbench: &Path, project: &Project, db: &Path, args: &[&str]) -> R
 fn export(pqbench: &Path, project: &Project, db: &Path, id: &str) -> Result<Value> {
     let json = pqbench_cli(pqbench, project, db, &["export", "--run", id, "--format", "json"])?;
     Ok(serde_json::from_str(&json)?)
+}
+
+/// The rows of the browser comparison, in the table's order.
+const BROWSER_ROWS: &[(&str, &str)] = &[
+    ("ML-KEM-768", "keygen"),
+    ("ML-KEM-768", "encaps"),
+    ("ML-KEM-768", "decaps"),
+    ("ML-DSA-65", "keygen"),
+    ("ML-DSA-65", "sign"),
+    ("ML-DSA-65", "verify"),
+];
+const BROWSER_ENGINES: &[&str] = &["pqbench", "noble", "liboqs"];
+/// The goal: wasm time at most this many times native time.
+const NATIVE_GOAL: f64 = 1.5;
+
+/// ops/s of each round, by (engine, algorithm, operation).
+type Rounds = BTreeMap<(String, String, String), Vec<f64>>;
+
+pub fn browser(project: &Project, args: &[&str]) -> Result<()> {
+    let mut rounds = 3u32;
+    let mut min_time_ms = 1000u32;
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        let value = rest.next().and_then(|v| v.parse::<u32>().ok()).filter(|&v| v > 0);
+        match (arg, value) {
+            ("--rounds", Some(v)) => rounds = v,
+            ("--min-time-ms", Some(v)) => min_time_ms = v,
+            _ => bail!("usage: cargo xtask bench-browser [--rounds N] [--min-time-ms MS] (N, MS > 0)"),
+        }
+    }
+    let algorithms = "ML-KEM-768,ML-DSA-65";
+
+    step("server, optimised (serves the page; runs the native suite)");
+    run(cargo_host(project).args(["build", "--release", "--package", "pqbench"]))?;
+    let pqbench = project.target.join("release").join("pqbench");
+    let dir = std::env::temp_dir().join(format!("pqbench-bench-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let db = dir.join("bench.db");
+
+    let mut measured = Rounds::new();
+    let mut native_build = Value::Null;
+    let min_time = min_time_ms.to_string();
+    for round in 1..=rounds {
+        step(&format!("{algorithms} on this host, round {round} of {rounds}"));
+        let id = pqbench_cli(
+            &pqbench,
+            project,
+            &db,
+            &["bench", "--native", "--algorithms", algorithms, "--min-time-ms", &min_time],
+        )?;
+        let export = export(&pqbench, project, &db, &id)?;
+        for result in export["results"].as_array().context("no native results")? {
+            let ops = result["ops_per_sec"].as_f64().with_context(|| format!("no ops/s in {result}"))?;
+            let key = |k: &str| result[k].as_str().unwrap_or("?").to_string();
+            measured.entry(("native".into(), key("algorithm"), key("operation"))).or_default().push(ops);
+        }
+        native_build = export["run"]["build"].clone();
+    }
+
+    step(&format!(
+        "{algorithms} in one headless Chromium page: pqbench (wasm), noble, liboqs-js; {rounds} rounds"
+    ));
+    let started = Instant::now();
+    let output = Command::new("node")
+        .arg(project.root.join("bench/browser/run.mjs"))
+        .args(["--rounds", &rounds.to_string(), "--min-time-ms", &min_time])
+        .env("PQBENCH_BIN", &pqbench)
+        .env("PQBENCH_DIST", project.dist())
+        .current_dir(project.root.join("bench/browser"))
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("running node bench/browser/run.mjs")?;
+    if !output.status.success() {
+        bail!("the browser benchmark failed: {}", output.status);
+    }
+    let browser_wall = started.elapsed();
+    std::fs::remove_dir_all(&dir)?;
+    let page: Value = serde_json::from_slice(&output.stdout).context("the browser benchmark's output")?;
+    for m in page["rounds"].as_array().context("no browser rounds")? {
+        let (iterations, total_ns) = (m["iterations"].as_f64(), m["total_ns"].as_f64());
+        let (Some(iterations), Some(total_ns)) = (iterations, total_ns) else {
+            bail!("a malformed measurement: {m}")
+        };
+        let key = |k: &str| m[k].as_str().unwrap_or("?").to_string();
+        measured
+            .entry((key("engine"), key("algorithm"), key("operation")))
+            .or_default()
+            .push(iterations * 1e9 / total_ns);
+    }
+
+    let raw = project.target.join("bench-browser.json");
+    let kept = serde_json::json!({ "page": page, "native_build": native_build, "rounds": measured.iter()
+        .map(|((e, a, o), v)| serde_json::json!({"engine": e, "algorithm": a, "operation": o, "ops_per_sec": v}))
+        .collect::<Vec<_>>() });
+    std::fs::write(&raw, serde_json::to_string_pretty(&kept)?)?;
+    println!(
+        "{}",
+        browser_table(&measured, &page, &native_build, rounds, min_time_ms, browser_wall.as_secs_f64())?
+    );
+    eprintln!("every round's figures: {}", raw.display());
+    Ok(())
+}
+
+fn median(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 }
+}
+
+fn browser_table(
+    measured: &Rounds,
+    page: &Value,
+    native_build: &Value,
+    rounds: u32,
+    min_time_ms: u32,
+    wall_s: f64,
+) -> Result<String> {
+    let get = |engine: &str, algorithm: &str, operation: &str| -> Result<(f64, f64)> {
+        let values = measured
+            .get(&(engine.to_string(), algorithm.to_string(), operation.to_string()))
+            .with_context(|| format!("no {engine} figure for {algorithm} {operation}"))?;
+        let (lo, hi) = values.iter().fold((f64::MAX, 0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        Ok((median(values), hi / lo - 1.0))
+    };
+    let build = &page["pqbench_build"];
+    let text = |v: &Value| v.as_str().unwrap_or("?").to_string();
+    let mut out = String::new();
+    writeln!(
+        out,
+        "Chromium {} headless, cross-origin isolated: {}, timer step {} ns; @noble/post-quantum {}, @oqs/liboqs-js {}.",
+        text(&page["browser_version"]),
+        page["cross_origin_isolated"],
+        text(&build["extra"]["timer_resolution_ns"]),
+        text(&page["versions"]["@noble/post-quantum"]),
+        text(&page["versions"]["@oqs/liboqs-js"]),
+    )?;
+    writeln!(
+        out,
+        "pqbench wasm: {} (profile {}, opt-level {}, LTO {}). Native: {}, {}, {} (profile {}).",
+        text(&build["rustc"]),
+        text(&build["profile"]),
+        text(&build["opt_level"]),
+        text(&build["lto"]),
+        text(&native_build["extra"]["cpu"]),
+        text(&native_build["target"]),
+        text(&native_build["rustc"]),
+        text(&native_build["profile"]),
+    )?;
+    writeln!(
+        out,
+        "Medians of {rounds} rounds, each at least 10 calls and {min_time_ms} ms per operation; browser part {wall_s:.0} s wall.\n"
+    )?;
+    writeln!(
+        out,
+        "| operation | pqbench wasm ops/s | noble ops/s | liboqs-js ops/s | native ops/s | wasm/noble | wasm/liboqs | wasm time / native time |"
+    )?;
+    writeln!(out, "|---|--:|--:|--:|--:|--:|--:|--:|")?;
+    let (mut ahead_noble, mut ahead_liboqs, mut near_native) = (0, 0, 0);
+    let mut spread: f64 = 0.0;
+    for &(algorithm, operation) in BROWSER_ROWS {
+        let mut figures = Vec::new();
+        for engine in BROWSER_ENGINES.iter().copied().chain(["native"]) {
+            let (ops, s) = get(engine, algorithm, operation)?;
+            spread = spread.max(s);
+            figures.push(ops);
+        }
+        let [wasm, noble, liboqs, native] = figures[..] else { unreachable!() };
+        ahead_noble += usize::from(wasm > noble);
+        ahead_liboqs += usize::from(wasm > liboqs);
+        near_native += usize::from(native / wasm <= NATIVE_GOAL);
+        writeln!(
+            out,
+            "| {algorithm} {operation} | {wasm:.0} | {noble:.0} | {liboqs:.0} | {native:.0} | {:.2} | {:.2} | {:.2} |",
+            wasm / noble,
+            wasm / liboqs,
+            native / wasm,
+        )?;
+    }
+    let n = BROWSER_ROWS.len();
+    writeln!(
+        out,
+        "\nwasm ahead of noble on {ahead_noble} of {n} operations, of liboqs-js on {ahead_liboqs} of {n}; \
+         within {NATIVE_GOAL}x of native time on {near_native} of {n}. \
+         Largest round-to-round spread of any figure (max/min - 1): {:.0}%.",
+        spread * 100.0
+    )?;
+    Ok(out)
 }

@@ -17,13 +17,12 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     if cross.is_none() {
         packages.extend(["rustc-web", "cargo-web", "rust-web-src", "rust-web-llvm", "lld-22"]);
     }
-    if for_tests {
-        if !Path::new("/usr/bin/chromium").exists() {
-            packages.push("chromium");
-        }
-        if !on_path("node") || !on_path("npm") {
-            packages.extend(["nodejs", "npm"]);
-        }
+    // Every build runs binaryen's wasm-opt (an npm package, run by node).
+    if !on_path("node") || !on_path("npm") {
+        packages.extend(["nodejs", "npm"]);
+    }
+    if for_tests && !Path::new("/usr/bin/chromium").exists() {
+        packages.push("chromium");
     }
     if !packages.is_empty() {
         apt_install(&packages)?;
@@ -44,14 +43,38 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
         ]))?;
     }
 
-    if for_tests {
-        let e2e = project.root.join("tests/e2e");
-        if !e2e.join("node_modules/playwright-core").is_dir() {
-            step("installing the browser-test packages (npm ci)");
-            run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&e2e))?;
-        }
+    // One npm manifest: wasm-opt for the build; playwright-core and the
+    // browser benchmark's JavaScript peers for the tests and bench-browser.
+    let npm = npm_dir(project);
+    if !npm_packages_installed(&npm)? {
+        step("installing the npm packages: wasm-opt, browser tests and benchmark (npm ci)");
+        run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&npm))?;
     }
     Ok(cross)
+}
+
+/// Where the project's npm packages are declared and installed.
+pub fn npm_dir(project: &Project) -> PathBuf {
+    project.root.join("tests/e2e")
+}
+
+/// binaryen's wasm-opt (a node script; Debian's binaryen 108 breaks
+/// wasm-bindgen's output).
+pub fn wasm_opt_path(project: &Project) -> PathBuf {
+    npm_dir(project).join("node_modules/binaryen/bin/wasm-opt")
+}
+
+/// Whether every devDependency is installed at its pinned version.
+fn npm_packages_installed(dir: &Path) -> Result<bool> {
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("package.json"))?)?;
+    let wanted = manifest["devDependencies"].as_object().context("package.json has no devDependencies")?;
+    Ok(wanted.iter().all(|(name, version)| {
+        std::fs::read_to_string(dir.join("node_modules").join(name).join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .is_some_and(|installed| installed["version"].as_str() == version.as_str())
+    }))
 }
 
 fn apt_install(packages: &[&str]) -> Result<()> {
