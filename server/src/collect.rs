@@ -41,6 +41,10 @@ pub struct Collector<'a> {
     /// The image the board runs, when the host knows it: its build id must
     /// be the one the board says, and its hash is recorded on the run.
     pub image: Option<ImageIdentity>,
+    /// Leave recording the outcome to the caller, which ends the run only
+    /// once the board is torn down and free again: a client that sees the
+    /// run ended may start the next at once.
+    pub leave_outcome_to_caller: bool,
 }
 
 /// What ties a run to one firmware file.
@@ -79,7 +83,13 @@ impl<P: AsyncRead + Unpin> Link for SerialLink<'_, P> {
 
 impl<'a> Collector<'a> {
     pub fn new(store: &'a Store, run_id: i64) -> Self {
-        Collector { store, run_id, silence: Duration::from_secs(120), image: None }
+        Collector {
+            store,
+            run_id,
+            silence: Duration::from_secs(120),
+            image: None,
+            leave_outcome_to_caller: false,
+        }
     }
 
     /// Over a serial port: says `hello` until the board answers, sends
@@ -118,7 +128,9 @@ impl<'a> Collector<'a> {
 
     async fn finish(&self, state: &State, ending: Ending) -> Result<Outcome, StoreError> {
         let outcome = state.outcome(ending);
-        self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
+        if !self.leave_outcome_to_caller {
+            self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
+        }
         Ok(outcome)
     }
 

@@ -87,13 +87,25 @@ impl PreparedRun {
     /// Starts the board, collects the run and records how it ended. A board
     /// that cannot be started fails the run with the reason.
     pub async fn execute(self, progress: impl FnMut(Progress)) -> Result<Outcome, StoreError> {
+        let ended = self.run_on_target(progress).await;
+        // Free the board before the run shows as ended: whoever sees it end
+        // may start the next run on the same board straight away.
+        let PreparedRun { id, store, _reservation, .. } = self;
+        drop(_reservation);
+        let outcome = ended?;
+        store.finish_run(id, outcome.status, outcome.error.as_deref()).await?;
+        Ok(outcome)
+    }
+
+    /// Runs the board to the end, leaving the outcome to `execute` to record.
+    async fn run_on_target(&self, progress: impl FnMut(Progress)) -> Result<Outcome, StoreError> {
         let image_path = match &self.target {
             Target::Emulated { image, .. } | Target::Probe { image, .. } => image.clone(),
         };
         let image = match tokio::task::spawn_blocking(move || FirmwareImage::load(&image_path)).await {
             Ok(Ok(image)) => image,
-            Ok(Err(e)) => return self.fail(e.to_string()).await,
-            Err(e) => return self.fail(format!("reading the firmware image: {e}")).await,
+            Ok(Err(e)) => return self.fail(e.to_string()),
+            Err(e) => return self.fail(format!("reading the firmware image: {e}")),
         };
         match &self.target {
             Target::Emulated { board, framing, .. } => {
@@ -103,7 +115,7 @@ impl PreparedRun {
             Target::Probe { serial, board, .. } => self.on_probe(serial, board, image, progress).await,
             #[cfg(not(feature = "probe-rs"))]
             Target::Probe { serial, .. } => {
-                self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string()).await
+                self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string())
             }
         }
     }
@@ -119,21 +131,22 @@ impl PreparedRun {
             Framing::Text => Box::new(Decoder::new()),
             Framing::Defmt => match DefmtDecoder::new(&image) {
                 Ok(decoder) => Box::new(decoder),
-                Err(e) => return self.fail(e.to_string()).await,
+                Err(e) => return self.fail(e.to_string()),
             },
         };
         let emulator = match Emulator::start(board, &image.path).await {
             Ok(emulator) => emulator,
-            Err(e) => return self.fail(e.to_string()).await,
+            Err(e) => return self.fail(e.to_string()),
         };
         let mut port = match emulator.open_console() {
             Ok(port) => port,
             Err(e) => {
                 emulator.stop().await;
-                return self.fail(e.to_string()).await;
+                return self.fail(e.to_string());
             }
         };
         let mut collector = Collector::new(&self.store, self.id);
+        collector.leave_outcome_to_caller = true;
         collector.silence = EMULATED_SILENCE;
         collector.image = Some((&image).into());
         let outcome = collector.collect(&mut port, self.command, decoder.as_mut(), progress).await;
@@ -153,9 +166,10 @@ impl PreparedRun {
         use crate::probe::{self, Flash, ProbePlan};
         let mut decoder = match DefmtDecoder::new(&image) {
             Ok(decoder) => decoder,
-            Err(e) => return self.fail(e.to_string()).await,
+            Err(e) => return self.fail(e.to_string()),
         };
         let mut collector = Collector::new(&self.store, self.id);
+        collector.leave_outcome_to_caller = true;
         collector.image = Some((&image).into());
         let plan = ProbePlan {
             probe: serial.to_string(),
@@ -173,8 +187,8 @@ impl PreparedRun {
         outcome
     }
 
-    async fn fail(&self, error: String) -> Result<Outcome, StoreError> {
-        self.store.finish_run(self.id, RunStatus::Failed, Some(&error)).await?;
+    /// A run that ended before the board could report.
+    fn fail(&self, error: String) -> Result<Outcome, StoreError> {
         Ok(Outcome { status: RunStatus::Failed, error: Some(error), results: 0, rejected: 0 })
     }
 }
