@@ -82,10 +82,12 @@ pub const PROBE_BOARDS: &[ProbeBoard] = &[
 
 const QEMU: &str = "qemu-system-arm";
 
-/// Firmware build variants: by optimisation level, and `opt-s-defmt`, the
+/// Firmware build variants: by optimisation level; `opt-s-defmt`, the
 /// default build sending defmt frames instead of text (on an emulated
-/// board, over its UART). `cargo xtask build` makes each where it fits.
-pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3", "opt-s-defmt"];
+/// board, over its UART); and `opt-s-rustcrypto`, the default build with
+/// RustCrypto's ML-KEM/ML-DSA instead of libcrux's. `cargo xtask build`
+/// makes each where it fits.
+pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"];
 pub const DEFAULT_VARIANT: &str = "opt-s";
 const DEFMT_VARIANT: &str = "opt-s-defmt";
 

@@ -92,7 +92,7 @@ test('board results are listed, and a browser run is stored and listed beside th
   assert.ok(Number(extra.timer_resolution_ns) > 0, 'the timer resolution is recorded');
   assert.equal(extra.cross_origin_isolated, 'true');
   assert.ok(typeof extra.wasm_features === 'string');
-  assert.ok(browserRun.build.opt_level && browserRun.build.crates['ml-dsa'], 'the wasm build says what it is');
+  assert.ok(browserRun.build.opt_level && browserRun.build.crates['libcrux-ml-dsa'], 'the wasm build says what it is');
 
   const browserResults = await server.api(`/api/runs/${browserRun.id}/results`);
   const algorithms = [...new Set(browserResults.map((r) => r.algorithm))];

@@ -34,8 +34,18 @@ pub fn run_all(project: &Project) -> Result<()> {
     let native_run = pqbench_cli(&pqbench, project, &db, &["bench", "--native"])?;
     let native_wall = started.elapsed();
 
+    step("ML-KEM and ML-DSA on qemu-mps2-an386 with RustCrypto's crates (opt-s-rustcrypto)");
+    let pqc = "ML-KEM-512,ML-KEM-768,ML-KEM-1024,ML-DSA-44,ML-DSA-65,ML-DSA-87";
+    let rustcrypto_run = pqbench_cli(
+        &pqbench,
+        project,
+        &db,
+        &["run", "--board", "qemu-mps2-an386", "--variant", "opt-s-rustcrypto", "--algorithms", pqc],
+    )?;
+
     let board = export(&pqbench, project, &db, &board_run)?;
     let native = export(&pqbench, project, &db, &native_run)?;
+    let rustcrypto = export(&pqbench, project, &db, &rustcrypto_run)?;
     std::fs::remove_dir_all(&dir)?;
 
     let mut out = String::new();
@@ -83,6 +93,37 @@ pub fn run_all(project: &Project) -> Result<()> {
             dash(n["median_ms"].as_f64().map(|x| format!("{:.1}", x * 1000.0))),
             dash(number(n, "heap_bytes")),
             dash(number(n, "stack_bytes")),
+        )?;
+    }
+    writeln!(out, "\nThe two ML-KEM/ML-DSA implementations on the emulated board:\n")?;
+    writeln!(
+        out,
+        "| algorithm | operation | libcrux M instr/op | RustCrypto M instr/op | RustCrypto / libcrux | libcrux heap B | RustCrypto heap B | libcrux stack B | RustCrypto stack B |"
+    )?;
+    writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|")?;
+    for r in rustcrypto["results"].as_array().context("no RustCrypto results")? {
+        let name = (r["algorithm"].as_str(), r["operation"].as_str());
+        let l = rows
+            .iter()
+            .find(|b| (b["algorithm"].as_str(), b["operation"].as_str()) == name)
+            .with_context(|| format!("no libcrux row for {name:?}"))?;
+        let minstr = |v: &Value| v["ticks_per_op"].as_f64().map(|t| t * 40.0 / 1e6);
+        let number = |v: &Value, key: &str| v[key].as_u64().map_or("—".into(), |x| x.to_string());
+        let ratio = match (minstr(r), minstr(l)) {
+            (Some(r), Some(l)) => format!("{:.2}", r / l),
+            _ => "—".into(),
+        };
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {} |",
+            name.0.unwrap_or("?"),
+            name.1.unwrap_or("?"),
+            minstr(l).map_or("—".into(), |x| format!("{x:.2}")),
+            minstr(r).map_or("—".into(), |x| format!("{x:.2}")),
+            number(l, "heap_bytes"),
+            number(r, "heap_bytes"),
+            number(l, "stack_bytes"),
+            number(r, "stack_bytes"),
         )?;
     }
     println!("{out}");

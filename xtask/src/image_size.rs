@@ -93,6 +93,7 @@ mod tests {
 
     const F446: Firmware = Firmware {
         board: "nucleo-f446ze",
+        pqc: "rustcrypto",
         target: "thumbv7em-none-eabihf",
         flash_bytes: 512 << 10,
         ram_bytes: 128 << 10,

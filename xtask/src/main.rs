@@ -35,48 +35,70 @@ use anyhow::{Context, Result, bail};
 use toolchain::CrossToolchain;
 
 /// A firmware image to build: the board (its cargo feature), its target,
-/// and the chip's memory, which the image must fit.
+/// the chip's memory, which the image must fit, and its ML-KEM/ML-DSA
+/// implementation (the feature `pqc-<pqc>`).
 pub struct Firmware {
     pub board: &'static str,
+    pub pqc: &'static str,
     pub target: &'static str,
     pub flash_bytes: u64,
     pub ram_bytes: u64,
 }
 
 /// Every board; the server looks for `dist/firmware/<board>.elf` (text
-/// records; see also `DEFMT_IMAGES`).
+/// records; see also `DEFMT_IMAGES`). libcrux where the flash holds it:
+/// the NUCLEO-F446ZE's 512 KiB does not (the image needs about 650 KiB), so
+/// it and the netduinoplus2, which stands in for it on QEMU, use RustCrypto's.
 const FIRMWARE: &[Firmware] = &[
     Firmware {
         board: "mps2-an386",
+        pqc: "libcrux",
         target: "thumbv7em-none-eabihf",
         flash_bytes: 4 << 20,
         ram_bytes: 4 << 20,
     },
     Firmware {
         board: "netduinoplus2",
+        pqc: "rustcrypto",
         target: "thumbv7em-none-eabihf",
         flash_bytes: 1 << 20,
         ram_bytes: 128 << 10,
     },
     Firmware {
         board: "nucleo-f446ze",
+        pqc: "rustcrypto",
         target: "thumbv7em-none-eabihf",
         flash_bytes: 512 << 10,
         ram_bytes: 128 << 10,
     },
     Firmware {
         board: "nucleo-f439zi",
+        pqc: "libcrux",
         target: "thumbv7em-none-eabihf",
         flash_bytes: 2 << 20,
         ram_bytes: 192 << 10,
     },
     Firmware {
         board: "b-u585i-iot02a",
+        pqc: "libcrux",
         target: "thumbv8m.main-none-eabihf",
         flash_bytes: 2 << 20,
         ram_bytes: 768 << 10,
     },
 ];
+impl Firmware {
+    /// The firmware's cargo features for this board with `more`.
+    fn features(&self, more: &[&str]) -> String {
+        let mut features = vec![self.board.to_string(), format!("pqc-{}", self.pqc)];
+        features.extend(more.iter().map(|f| f.to_string()));
+        features.join(",")
+    }
+}
+
+fn find_firmware(board: &str) -> Result<&'static Firmware> {
+    FIRMWARE.iter().find(|f| f.board == board).with_context(|| format!("no board {board}"))
+}
+
 /// Firmware build variants: the cargo profile and the image name's suffix.
 /// The default (opt-level s) must fit every chip; the others are offered
 /// where they fit.
@@ -104,13 +126,20 @@ const DEFMT_IMAGES: &[(&str, &str)] = &[
     ("b-u585i-iot02a", "defmt-rtt"),
 ];
 
+/// Images with the other ML-KEM/ML-DSA implementation than their board's,
+/// as (board, pqc): `<board>-opt-s-<pqc>.elf` at the default profile, so the
+/// two can be compared on one board (and `cargo xtask needs` measures both).
+const PQC_IMAGES: &[(&str, &str)] = &[("mps2-an386", "rustcrypto")];
+
 /// Every record is a defmt info message, and defmt compiles out messages
 /// below the level this names.
 const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
 
-/// An image built for tests alone, into `<dist>/test/`.
+/// An image built for tests alone, into `<dist>/test/`, all for the
+/// mps2-an386.
 struct TestImage {
     file: &'static str,
+    /// Features beside the board's own.
     features: &'static str,
     /// Sends defmt frames, so it needs `DEFMT_LOG`.
     defmt: bool,
@@ -120,19 +149,19 @@ struct TestImage {
 const TEST_IMAGES: &[TestImage] = &[
     TestImage {
         file: "mps2-an386-self-test-fault.elf",
-        features: "mps2-an386,inject-self-test-fault",
+        features: "inject-self-test-fault",
         defmt: false,
         what: "mps2-an386 with a failing self-test",
     },
     TestImage {
         file: "mps2-an386-defmt-text-mirror.elf",
-        features: "mps2-an386,text-mirror",
+        features: "text-mirror",
         defmt: true,
         what: "mps2-an386 sending each record as a defmt frame and as a text line",
     },
     TestImage {
         file: "mps2-an386-defmt-rtt.elf",
-        features: "mps2-an386,defmt-rtt",
+        features: "defmt-rtt",
         defmt: true,
         what: "mps2-an386 on defmt-rtt, its RTT and mailbox reached through QEMU's gdbstub",
     },
@@ -240,7 +269,8 @@ impl Project {
         for firmware in FIRMWARE {
             for variant in VARIANTS {
                 step(&format!("firmware for {} ({})", firmware.board, variant.profile));
-                let features = ["--features", firmware.board];
+                let features = firmware.features(&[]);
+                let features = ["--features", &features];
                 let image = dist.join("firmware").join(format!("{}{}.elf", firmware.board, variant.suffix));
                 let built =
                     cross.build(self, "pqbench-firmware", firmware.target, variant.profile, &features);
@@ -272,27 +302,23 @@ impl Project {
         }
 
         for &(board, transport) in DEFMT_IMAGES {
-            let firmware = FIRMWARE
-                .iter()
-                .find(|f| f.board == board)
-                .with_context(|| format!("no board {board} for its {transport} image"))?;
+            let firmware = find_firmware(board)?;
             step(&format!("firmware for {board} with {transport} (firmware)"));
-            let features = format!("{board},{transport}");
-            let out = cross.build_with_env(
-                self,
-                "pqbench-firmware",
-                firmware.target,
-                "firmware",
-                &["--features", &features],
+            let features = firmware.features(&[transport]);
+            self.build_extra_image(
+                cross,
+                firmware,
+                &features,
                 &[DEFMT_LOG],
+                &format!("{board}-{transport}.elf"),
             )?;
-            let size = image_size::measure(&out.join("pqbench-firmware"))?;
-            eprintln!("{}", size.report(firmware));
-            size.check(firmware)?;
-            copy(
-                &out.join("pqbench-firmware"),
-                &dist.join("firmware").join(format!("{board}-{transport}.elf")),
-            )?;
+        }
+
+        for &(board, pqc) in PQC_IMAGES {
+            let firmware = find_firmware(board)?;
+            step(&format!("firmware for {board} with {pqc} (firmware)"));
+            let features = format!("{board},pqc-{pqc}");
+            self.build_extra_image(cross, firmware, &features, &[], &format!("{board}-opt-s-{pqc}.elf"))?;
         }
 
         self.build_browser_bench(cross)?;
@@ -305,6 +331,30 @@ impl Project {
         step("server");
         run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
         Ok(())
+    }
+
+    /// A firmware image beside a board's own, at the default profile, into
+    /// `<dist>/firmware/<file>`; it must fit the board's chip.
+    fn build_extra_image(
+        &self,
+        cross: &CrossToolchain,
+        firmware: &Firmware,
+        features: &str,
+        env: &[(&str, &str)],
+        file: &str,
+    ) -> Result<()> {
+        let out = cross.build_with_env(
+            self,
+            "pqbench-firmware",
+            firmware.target,
+            "firmware",
+            &["--features", features],
+            env,
+        )?;
+        let size = image_size::measure(&out.join("pqbench-firmware"))?;
+        eprintln!("{}", size.report(firmware));
+        size.check(firmware)?;
+        copy(&out.join("pqbench-firmware"), &self.dist().join("firmware").join(file))
     }
 
     /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
@@ -345,7 +395,8 @@ impl Project {
     fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
         for image in TEST_IMAGES {
             step(&format!("test image: {}", image.what));
-            let features = ["--features", image.features];
+            let features = find_firmware("mps2-an386")?.features(&[image.features]);
+            let features = ["--features", &features];
             let env: &[(&str, &str)] = if image.defmt { &[DEFMT_LOG] } else { &[] };
             let out = cross.build_with_env(
                 self,
@@ -363,6 +414,15 @@ impl Project {
     fn test(&self) -> Result<()> {
         step("Rust tests");
         run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
+        step("the suite with RustCrypto's ML-KEM/ML-DSA (the small boards' build)");
+        run(cargo_host(self).args([
+            "test",
+            "--package",
+            "pqbench-suite",
+            "--no-default-features",
+            "--features",
+            "rustcrypto",
+        ]))?;
         step("the server without probe support still builds (--no-default-features)");
         run(cargo_host(self).args([
             "check",

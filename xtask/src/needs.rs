@@ -9,6 +9,13 @@ use serde_json::Value;
 
 use crate::Project;
 
+/// The emulated board's build variant measured for each implementation's
+/// table: (the table's name in needs.rs, the variant, what it holds).
+const TABLES: &[(&str, &str, &str)] = &[
+    ("LIBCRUX", "opt-s", "libcrux's ML-KEM and ML-DSA"),
+    ("RUSTCRYPTO", "opt-s-rustcrypto", "RustCrypto's `ml-kem` and `ml-dsa`"),
+];
+
 pub fn write(project: &Project) -> Result<()> {
     let dir = std::env::temp_dir().join(format!("pqbench-needs-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
@@ -26,27 +33,49 @@ pub fn write(project: &Project) -> Result<()> {
         }
         Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
     };
-    let id = pqbench(&["run", "--board", "qemu-mps2-an386", "--min-iterations", "1", "--min-time-ms", "0"])?;
-    let export: Value = serde_json::from_str(&pqbench(&["export", "--run", &id, "--format", "json"])?)?;
+    let mut tables = String::new();
+    for &(name, variant, what) in TABLES {
+        let id = pqbench(&[
+            "run",
+            "--board",
+            "qemu-mps2-an386",
+            "--variant",
+            variant,
+            "--min-iterations",
+            "1",
+            "--min-time-ms",
+            "0",
+        ])?;
+        let export: Value = serde_json::from_str(&pqbench(&["export", "--run", &id, "--format", "json"])?)?;
+        let mut rows = String::new();
+        for result in export["results"].as_array().context("no results")? {
+            let text =
+                |key: &str| result[key].as_str().map(str::to_string).context("a result without its name");
+            let (algorithm, operation) = (text("algorithm")?, text("operation")?);
+            let (Some(stack), Some(heap)) = (result["stack_bytes"].as_u64(), result["heap_bytes"].as_u64())
+            else {
+                bail!("{algorithm} {operation} has no memory figures: {result}");
+            };
+            rows.push_str(&format!("    ({algorithm:?}, {operation:?}, {stack}, {heap}),\n"));
+        }
+        tables.push_str(&format!(
+            "\n/// With {what} (the `{variant}` image).\npub const {name}: &[(&str, &str, u32, u32)] = &[\n{rows}];\n"
+        ));
+    }
     std::fs::remove_dir_all(&dir)?;
 
-    let mut rows = String::new();
-    for result in export["results"].as_array().context("no results")? {
-        let text = |key: &str| result[key].as_str().map(str::to_string).context("a result without its name");
-        let (algorithm, operation) = (text("algorithm")?, text("operation")?);
-        let (Some(stack), Some(heap)) = (result["stack_bytes"].as_u64(), result["heap_bytes"].as_u64())
-        else {
-            bail!("{algorithm} {operation} has no memory figures: {result}");
-        };
-        rows.push_str(&format!("    ({algorithm:?}, {operation:?}, {stack}, {heap}),\n"));
-    }
     let source = format!(
         "//! What each operation needs of RAM: its peak stack and heap, measured on the\n\
          //! emulated Cortex-M4 (qemu-mps2-an386, firmware profile) by `cargo xtask needs`,\n\
          //! which writes this file. Do not edit it by hand; a test fails when it is stale.\n\
          \n\
-         /// (algorithm, operation, stack bytes, heap bytes), by contract name.\n\
-         pub const NEEDS: &[(&str, &str, u32, u32)] = &[\n{rows}];\n"
+         /// (algorithm, operation, stack bytes, heap bytes), by contract name, with\n\
+         /// the ML-KEM/ML-DSA implementation this build uses.\n\
+         #[cfg(feature = \"libcrux\")]\n\
+         pub const NEEDS: &[(&str, &str, u32, u32)] = LIBCRUX;\n\
+         #[cfg(not(feature = \"libcrux\"))]\n\
+         pub const NEEDS: &[(&str, &str, u32, u32)] = RUSTCRYPTO;\n\
+         {tables}"
     );
     let path = project.root.join("crates/suite/src/needs.rs");
     std::fs::write(&path, source)?;

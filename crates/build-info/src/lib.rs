@@ -9,17 +9,21 @@
 //! | `PQBENCH_PROFILE` | the cargo profile (`firmware`, `wasm`, `release`, ...) |
 //! | `PQBENCH_OPT_LEVEL`, `PQBENCH_LTO` | as that profile sets them |
 //! | `PQBENCH_FEATURES` | the crate's enabled features, comma-separated |
-//! | `PQBENCH_CRATES` | `name@version,...` of the crates that do the cryptography |
+//! | `PQBENCH_CRATES` | `name@version,...` of the crates that do the cryptography, ML-KEM/ML-DSA's as the suite was built (`DEP_PQBENCH_SUITE_PQC`) |
 
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The crates whose versions decide the figures, as `pqbench-suite` uses them.
+/// The ML-KEM and ML-DSA crates of each implementation `pqbench-suite` can
+/// be built with, by the name its build script says (`DEP_PQBENCH_SUITE_PQC`).
+pub const PQC_CRATES: &[(&str, &[&str])] =
+    &[("libcrux", &["libcrux-ml-kem", "libcrux-ml-dsa"]), ("rustcrypto", &["ml-kem", "ml-dsa"])];
+
+/// The other crates whose versions decide the figures, as `pqbench-suite`
+/// uses them.
 pub const CRYPTO_CRATES: &[&str] = &[
-    "ml-kem",
-    "ml-dsa",
     "rsa",
     "p256",
     "x25519-dalek",
@@ -41,8 +45,11 @@ pub fn emit() {
     let lto =
         profile_setting(&workspace.join("Cargo.toml"), &profile, "lto").unwrap_or_else(|| "false".into());
     let lock = fs::read_to_string(workspace.join("Cargo.lock")).unwrap_or_default();
-    let crates: Vec<String> = CRYPTO_CRATES
+    let pqc = env::var("DEP_PQBENCH_SUITE_PQC").unwrap_or_default();
+    let pqc_crates = PQC_CRATES.iter().find(|(name, _)| *name == pqc).map_or(&[][..], |(_, crates)| crates);
+    let crates: Vec<String> = pqc_crates
         .iter()
+        .chain(CRYPTO_CRATES)
         .filter_map(|name| suite_dependency_version(&lock, name).map(|v| format!("{name}@{v}")))
         .collect();
     let mut features: Vec<String> = env::vars()
@@ -69,6 +76,7 @@ pub fn emit() {
         }
     }
     println!("cargo:rerun-if-env-changed=PQBENCH_REVISION");
+    println!("cargo:rerun-if-env-changed=DEP_PQBENCH_SUITE_PQC");
 }
 
 fn workspace_root(manifest: &Path) -> PathBuf {

@@ -1,29 +1,13 @@
-//! ML-KEM (FIPS 203) at any parameter set.
+//! ML-KEM (FIPS 203): the implementation this build chose (the crate's
+//! `libcrux` or `rustcrypto` feature; libcrux when both are on). Each gives
+//! `MlKem512`, `MlKem768`, `MlKem1024` and one `bench` for all three.
 
-use ml_kem::kem::{Decapsulate, Encapsulate, Kem};
-use pqbench_types::{Algorithm, Operation};
+#[cfg(feature = "libcrux")]
+mod libcrux;
+#[cfg(feature = "libcrux")]
+pub(crate) use libcrux::*;
 
-use crate::measure::{Platform, Reporter, Session};
-
-#[inline(never)]
-pub(crate) fn bench<K: Kem>(algorithm: Algorithm, session: &mut Session<'_, impl Platform, impl Reporter>)
-where
-    K::DecapsulationKey: Decapsulate,
-{
-    let mut rng = crate::seeded_rng(algorithm);
-
-    // Self-test: the shared key survives a round trip, and a tampered
-    // ciphertext gives a different key (implicit rejection).
-    let (dk, ek) = K::generate_keypair_from_rng(&mut rng);
-    let (ct, sent) = ek.encapsulate_with_rng(&mut rng);
-    let mut tampered = ct.clone();
-    tampered[0] ^= 1;
-    let passed = dk.decapsulate(&ct) == sent && dk.decapsulate(&tampered) != sent;
-    if !passed {
-        return session.failed(algorithm);
-    }
-
-    session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
-    session.time(algorithm, Operation::Encaps, || ek.encapsulate_with_rng(&mut rng));
-    session.time(algorithm, Operation::Decaps, || dk.decapsulate(&ct));
-}
+#[cfg(all(feature = "rustcrypto", not(feature = "libcrux")))]
+mod rustcrypto;
+#[cfg(all(feature = "rustcrypto", not(feature = "libcrux")))]
+pub(crate) use rustcrypto::*;

@@ -22,6 +22,9 @@
 
 extern crate alloc;
 
+#[cfg(not(any(feature = "libcrux", feature = "rustcrypto")))]
+compile_error!("pqbench-suite needs an ML-KEM/ML-DSA implementation: the `libcrux` or `rustcrypto` feature");
+
 mod aead;
 pub mod calibrate;
 mod dsa;
@@ -124,12 +127,12 @@ pub fn run<P: Platform, R: Reporter>(
         // algorithm's adding up in this frame under the timed operations
         // (21 KB of a small board's 64 KB when they were all inlined).
         match algorithm {
-            Algorithm::MlKem512 => kem::bench::<ml_kem::MlKem512>(algorithm, &mut session),
-            Algorithm::MlKem768 => kem::bench::<ml_kem::MlKem768>(algorithm, &mut session),
-            Algorithm::MlKem1024 => kem::bench::<ml_kem::MlKem1024>(algorithm, &mut session),
-            Algorithm::MlDsa44 => dsa::bench::<ml_dsa::MlDsa44>(algorithm, &mut session),
-            Algorithm::MlDsa65 => dsa::bench::<ml_dsa::MlDsa65>(algorithm, &mut session),
-            Algorithm::MlDsa87 => dsa::bench::<ml_dsa::MlDsa87>(algorithm, &mut session),
+            Algorithm::MlKem512 => kem::bench::<kem::MlKem512>(algorithm, &mut session),
+            Algorithm::MlKem768 => kem::bench::<kem::MlKem768>(algorithm, &mut session),
+            Algorithm::MlKem1024 => kem::bench::<kem::MlKem1024>(algorithm, &mut session),
+            Algorithm::MlDsa44 => dsa::bench::<dsa::MlDsa44>(algorithm, &mut session),
+            Algorithm::MlDsa65 => dsa::bench::<dsa::MlDsa65>(algorithm, &mut session),
+            Algorithm::MlDsa87 => dsa::bench::<dsa::MlDsa87>(algorithm, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),
@@ -171,8 +174,8 @@ mod fit {
 
     /// Room for the benchmark's own frame (keys, messages, signatures) and
     /// for code that differs a little between boards and builds.
-    const STACK_MARGIN: u32 = 4 * 1024;
-    const HEAP_MARGIN: u32 = 1024;
+    pub(crate) const STACK_MARGIN: u32 = 4 * 1024;
+    pub(crate) const HEAP_MARGIN: u32 = 1024;
 
     /// What an operation needs: its peak stack and heap on the emulated
     /// Cortex-M4. An operation not in the table is taken to fit.
@@ -229,6 +232,14 @@ pub(crate) fn seeded_rng(algorithm: Algorithm) -> rand_chacha::ChaCha20Rng {
     rand_chacha::ChaCha20Rng::from_seed(seed)
 }
 
+/// `N` fresh bytes from the suite's generator, for the APIs that take their
+/// randomness as an array rather than a generator.
+pub(crate) fn random<const N: usize>(rng: &mut impl rand_core::Rng) -> [u8; N] {
+    let mut bytes = [0u8; N];
+    rng.fill_bytes(&mut bytes);
+    bytes
+}
+
 /// Whether a self-test's output is the standard's known answer.
 ///
 /// Under test, a hook (`tests::corrupt_known_answers`) makes the expected
@@ -253,7 +264,7 @@ pub(crate) fn known_answer(algorithm: Algorithm, actual: &[u8], expected: &[u8])
 /// A signature self-test: `signature` verifies for `message` and not for
 /// the message with one bit flipped.
 pub(crate) fn verifies_only<S>(
-    verifier: &impl ml_dsa::signature::Verifier<S>,
+    verifier: &impl p256::ecdsa::signature::Verifier<S>,
     message: &[u8; 32],
     signature: &S,
 ) -> bool {
