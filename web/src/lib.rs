@@ -5,6 +5,7 @@
 mod api;
 mod browser;
 mod format;
+mod link;
 
 use std::time::Duration;
 
@@ -12,7 +13,8 @@ use gloo_timers::future::sleep;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_types::{Algorithm, BenchResult, Board, Created, Run, RunRequest, Status};
+use pqbench_types::view::{Column, Sort, View};
+use pqbench_types::{Algorithm, BenchResult, Board, Created, Family, Operation, Run, RunRequest, Status};
 use wasm_bindgen::prelude::*;
 
 /// What a browser run can measure: (key, label, algorithms; none = all).
@@ -77,6 +79,9 @@ struct State {
     runs: RwSignal<Load<Vec<Run>>>,
     selected: RwSignal<Option<i64>>,
     results: RwSignal<Load<Vec<BenchResult>>>,
+    /// Which results are shown and how: the page's URL says it too, so any
+    /// view is a link.
+    view: RwSignal<View>,
     error: RwSignal<Option<String>>,
 }
 
@@ -87,6 +92,7 @@ impl State {
             runs: RwSignal::new(Load::Loading),
             selected: RwSignal::new(None),
             results: RwSignal::new(Load::Loading),
+            view: RwSignal::new(View::default()),
             error: RwSignal::new(None),
         }
     }
@@ -116,6 +122,7 @@ impl State {
     }
 
     fn select(self, id: i64) {
+        self.view.update(|view| view.runs = vec![id]);
         self.selected.set(Some(id));
         self.results.set(Load::Loading);
         spawn_local(self.load_results(id));
@@ -127,6 +134,18 @@ fn App() -> impl IntoView {
     let state = State::new();
     spawn_local(state.refresh_boards());
     spawn_local(state.refresh_runs());
+    match View::from_query(&link::query()) {
+        Ok(view) => {
+            if let Some(&id) = view.runs.first() {
+                state.selected.set(Some(id));
+                spawn_local(state.load_results(id));
+            }
+            state.view.set(view);
+        }
+        Err(message) => state.error.set(Some(message)),
+    }
+    // Keep the address bar on the view, so it can be bookmarked or sent.
+    Effect::new(move |_| link::show(&state.view.get().to_query()));
 
     view! {
         <header>
@@ -452,12 +471,18 @@ fn Results(state: State) -> impl IntoView {
                 "Results"
                 {move || state.selected.get().map(|id| format!(" of run {id}"))}
             </h2>
+            <ResultFilters state />
             {move || match (state.selected.get(), state.results.get()) {
                 (None, _) => muted("Pick a run to see its results."),
                 (Some(_), Load::Loading) => muted("Loading…"),
                 (Some(_), Load::Failed) => muted("The results could not be loaded."),
                 (Some(_), Load::Ready(results)) if results.is_empty() => muted("This run has no results."),
                 (Some(_), Load::Ready(results)) => {
+                    let view = state.view.get();
+                    let shown: Vec<BenchResult> = view.apply(&results).into_iter().cloned().collect();
+                    if shown.is_empty() {
+                        return muted("No results match these filters.");
+                    }
                     view! {
                         <div class="scroll">
                             <table>
@@ -466,15 +491,10 @@ fn Results(state: State) -> impl IntoView {
                                         <th>"Algorithm"</th>
                                         <th>"Operation"</th>
                                         <th>"Status"</th>
-                                        <th class="num">"ops/s"</th>
-                                        <th class="num">"Average"</th>
-                                        <th class="num">"Ticks/op"</th>
-                                        <th class="num">"Heap"</th>
-                                        <th class="num">"Allocs"</th>
-                                        <th class="num">"Stack"</th>
+                                        {Column::ALL.iter().map(|&column| sort_header(state, column)).collect_view()}
                                     </tr>
                                 </thead>
-                                <tbody>{results.into_iter().map(result_row).collect_view()}</tbody>
+                                <tbody>{shown.into_iter().map(result_row).collect_view()}</tbody>
                             </table>
                         </div>
                     }
@@ -482,6 +502,118 @@ fn Results(state: State) -> impl IntoView {
                 }
             }}
         </section>
+    }
+}
+
+/// A numeric column's header: a button that sorts by it, descending first
+/// (the biggest figure is the usual question), then ascending.
+fn sort_header(state: State, column: Column) -> impl IntoView {
+    let current = move || state.view.get().sort.filter(|sort| sort.column == column);
+    let aria = move || match current() {
+        Some(Sort { descending: true, .. }) => "descending",
+        Some(Sort { descending: false, .. }) => "ascending",
+        None => "none",
+    };
+    let arrow = move || match current() {
+        Some(Sort { descending: true, .. }) => " ↓",
+        Some(Sort { descending: false, .. }) => " ↑",
+        None => "",
+    };
+    let toggle = move |_| {
+        state.view.update(|view| {
+            let descending = !matches!(view.sort, Some(Sort { column: c, descending: true }) if c == column);
+            view.sort = Some(Sort { column, descending });
+        })
+    };
+    view! {
+        <th class="num" aria-sort=aria>
+            <button class="sort" data-sort=column.key() on:click=toggle>
+                {column.label()}
+                {arrow}
+            </button>
+        </th>
+    }
+}
+
+/// The filters over a run's results: family, algorithm, operation; each
+/// "all" or one value.
+#[component]
+fn ResultFilters(state: State) -> impl IntoView {
+    let family = move || state.view.get().filter.families.first().map_or("", |f| f.as_str());
+    let algorithm = move || state.view.get().filter.algorithms.first().map_or("", |a| a.as_str());
+    let operation = move || state.view.get().filter.operations.first().map_or("", |o| o.as_str());
+    let choose = move |update: fn(&mut View, &str), value: String| {
+        state.view.update(|view| update(view, &value));
+    };
+    view! {
+        <div class="filters">
+            <label>
+                "Family "
+                <select
+                    id="filter-family"
+                    prop:value=family
+                    on:change=move |e| {
+                        choose(
+                            |v, name| v.filter.families = Family::from_name(name).into_iter().collect(),
+                            event_target_value(&e),
+                        )
+                    }
+                >
+                    <option value="">"All"</option>
+                    {Family::ALL
+                        .iter()
+                        .map(|f| view! { <option value=f.as_str()>{family_label(*f)}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "Algorithm "
+                <select
+                    id="filter-algorithm"
+                    prop:value=algorithm
+                    on:change=move |e| {
+                        choose(
+                            |v, name| v.filter.algorithms = Algorithm::from_name(name).into_iter().collect(),
+                            event_target_value(&e),
+                        )
+                    }
+                >
+                    <option value="">"All"</option>
+                    {Algorithm::ALL
+                        .iter()
+                        .map(|a| view! { <option value=a.as_str()>{a.as_str()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "Operation "
+                <select
+                    id="filter-operation"
+                    prop:value=operation
+                    on:change=move |e| {
+                        choose(
+                            |v, name| v.filter.operations = Operation::from_name(name).into_iter().collect(),
+                            event_target_value(&e),
+                        )
+                    }
+                >
+                    <option value="">"All"</option>
+                    {Operation::ALL
+                        .iter()
+                        .map(|o| view! { <option value=o.as_str()>{o.as_str()}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
+
+fn family_label(family: Family) -> &'static str {
+    match family {
+        Family::PostQuantum => "Post-quantum",
+        Family::Classical => "Classical public-key",
+        Family::Symmetric => "Symmetric",
+        Family::Hash => "Hashes",
     }
 }
 
@@ -511,12 +643,26 @@ fn result_row(r: BenchResult) -> impl IntoView {
             </td>
             {figure("ops_per_sec", r.ops_per_sec, format::rate(r.ops_per_sec))}
             {figure("avg_ms", r.avg_ms, format::duration_ms(r.avg_ms))}
-            <td class="num" data-field="ticks_per_op" data-value=r.ticks_per_op.map(|v| v.to_string())>
-                {format::ticks(r.ticks_per_op)}
-                {r.tick_unit
-                    .filter(|_| r.ticks_per_op.is_some())
-                    .map(|unit| view! { " " <span class="unit">{unit}</span> })}
+            // Ticks stand in where the board has no cycle counter, with
+            // their unit, so an emulator's count is never read as cycles.
+            <td class="num" data-field="cycles_per_op" data-value=r.cycles_per_op.map(|v| v.to_string())>
+                {match (r.cycles_per_op, r.ticks_per_op) {
+                    (Some(cycles), _) => Either::Left(format::ticks(Some(cycles))),
+                    (None, ticks) => {
+                        Either::Right(
+                            view! {
+                                <span class="muted" data-field="ticks_per_op">{format::ticks(ticks)}</span>
+                                {r.tick_unit
+                                    .filter(|_| ticks.is_some())
+                                    .map(|unit| view! { " " <span class="unit">{unit}</span> })}
+                            },
+                        )
+                    }
+                }}
             </td>
+            {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
+            {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}
+            {figure("max_ms", r.max_ms, format::duration_ms(r.max_ms))}
             {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
             {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}
             {figure("stack_bytes", integer(r.stack_bytes), format::bytes(r.stack_bytes))}

@@ -22,3 +22,6 @@ pub use measurement::{Clock, Measurement, TickUnit};
 mod result;
 #[cfg(feature = "alloc")]
 pub use result::{BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload};
+
+#[cfg(feature = "alloc")]
+pub mod view;

@@ -1,0 +1,366 @@
+//! What a dashboard view shows of the results: which rows (filters), in
+//! which order (a column and a direction), and how the chart draws them.
+//! The same value is a deep link's query and a shared report's body, so a
+//! report opened later shows the very rows in the very order.
+//!
+//! Rows with no figure in the sort column (failed, does not fit, skipped,
+//! or a figure the board could not measure) go last in both directions:
+//! they have no place on the scale, and showing them as 0 would be a lie.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Algorithm, BenchResult, Family, Operation};
+
+/// A column a table can be sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Column {
+    OpsPerSec,
+    AvgMs,
+    CyclesPerOp,
+    MinMs,
+    MedianMs,
+    MaxMs,
+    HeapBytes,
+    HeapAllocs,
+    StackBytes,
+}
+
+impl Column {
+    pub const ALL: &'static [Column] = &[
+        Column::OpsPerSec,
+        Column::AvgMs,
+        Column::CyclesPerOp,
+        Column::MinMs,
+        Column::MedianMs,
+        Column::MaxMs,
+        Column::HeapBytes,
+        Column::HeapAllocs,
+        Column::StackBytes,
+    ];
+
+    /// The result field's name in the API (and the table's `data-field`).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Column::OpsPerSec => "ops_per_sec",
+            Column::AvgMs => "avg_ms",
+            Column::CyclesPerOp => "cycles_per_op",
+            Column::MinMs => "min_ms",
+            Column::MedianMs => "median_ms",
+            Column::MaxMs => "max_ms",
+            Column::HeapBytes => "heap_bytes",
+            Column::HeapAllocs => "heap_allocs",
+            Column::StackBytes => "stack_bytes",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Column> {
+        Column::ALL.iter().copied().find(|c| c.key() == key)
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Column::OpsPerSec => "ops/s",
+            Column::AvgMs => "Average",
+            Column::CyclesPerOp => "Cycles/op",
+            Column::MinMs => "Min",
+            Column::MedianMs => "Median",
+            Column::MaxMs => "Max",
+            Column::HeapBytes => "Heap",
+            Column::HeapAllocs => "Allocs",
+            Column::StackBytes => "Stack",
+        }
+    }
+
+    /// The row's figure in this column, if it has one.
+    pub fn value(self, r: &BenchResult) -> Option<f64> {
+        let integer = |v: Option<u64>| v.map(|v| v as f64);
+        match self {
+            Column::OpsPerSec => r.ops_per_sec,
+            Column::AvgMs => r.avg_ms,
+            Column::CyclesPerOp => r.cycles_per_op,
+            Column::MinMs => r.min_ms,
+            Column::MedianMs => r.median_ms,
+            Column::MaxMs => r.max_ms,
+            Column::HeapBytes => integer(r.heap_bytes),
+            Column::HeapAllocs => integer(r.heap_allocs),
+            Column::StackBytes => integer(r.stack_bytes),
+        }
+    }
+}
+
+/// A table's order: `None` in a [`View`] keeps the suite's own order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sort {
+    pub column: Column,
+    pub descending: bool,
+}
+
+/// Which rows a view keeps; an empty list keeps every value.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Filter {
+    pub families: Vec<Family>,
+    pub algorithms: Vec<Algorithm>,
+    pub operations: Vec<Operation>,
+}
+
+impl Filter {
+    pub fn keeps(&self, r: &BenchResult) -> bool {
+        fn keeps<T: PartialEq>(chosen: &[T], value: T) -> bool {
+            chosen.is_empty() || chosen.contains(&value)
+        }
+        keeps(&self.families, r.algorithm.family())
+            && keeps(&self.algorithms, r.algorithm)
+            && keeps(&self.operations, r.operation)
+    }
+}
+
+/// A whole view of the results: filters, order, chart scale and, for a
+/// comparison or a report, the runs it shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct View {
+    pub runs: Vec<i64>,
+    pub filter: Filter,
+    pub sort: Option<Sort>,
+    /// Draw the chart on a logarithmic scale (ops/s span six decades
+    /// between RSA on a board and SHA-256 on a host).
+    pub log_scale: bool,
+    /// Free text a report's author gives it.
+    pub title: Option<String>,
+}
+
+impl View {
+    /// The rows this view keeps, in its order. The sort is stable, so rows
+    /// with equal figures keep the suite's order, and a row without a figure
+    /// in the sort column goes last whichever the direction.
+    pub fn apply<'r>(&self, rows: &'r [BenchResult]) -> Vec<&'r BenchResult> {
+        let mut kept: Vec<&BenchResult> = rows.iter().filter(|r| self.filter.keeps(r)).collect();
+        if let Some(Sort { column, descending }) = self.sort {
+            kept.sort_by(|a, b| match (column.value(a), column.value(b)) {
+                (Some(x), Some(y)) => {
+                    let order = x.partial_cmp(&y).unwrap_or(Ordering::Equal);
+                    if descending { order.reverse() } else { order }
+                }
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            });
+        }
+        kept
+    }
+}
+
+impl View {
+    /// The view as a URL query (without `?`), for a deep link: only what
+    /// differs from the default. Every name is letters, digits and `-`, so
+    /// nothing needs escaping.
+    pub fn to_query(&self) -> String {
+        fn list<T>(items: &[T], name: impl Fn(&T) -> String) -> String {
+            items.iter().map(name).collect::<Vec<_>>().join(",")
+        }
+        let mut pairs: Vec<String> = Vec::new();
+        let mut add = |key: &str, value: String| pairs.push(alloc::format!("{key}={value}"));
+        if !self.runs.is_empty() {
+            add("runs", list(&self.runs, |id| alloc::format!("{id}")));
+        }
+        if !self.filter.families.is_empty() {
+            add("family", list(&self.filter.families, |f| f.as_str().into()));
+        }
+        if !self.filter.algorithms.is_empty() {
+            add("algorithm", list(&self.filter.algorithms, |a| a.as_str().into()));
+        }
+        if !self.filter.operations.is_empty() {
+            add("operation", list(&self.filter.operations, |o| o.as_str().into()));
+        }
+        if let Some(sort) = self.sort {
+            add("sort", sort.column.key().into());
+            add("dir", if sort.descending { "desc" } else { "asc" }.into());
+        }
+        if self.log_scale {
+            add("scale", "log".into());
+        }
+        pairs.join("&")
+    }
+
+    /// A view from a deep link's query (with or without `?`). A value it
+    /// does not know is an error naming it, not a silently wider view.
+    pub fn from_query(query: &str) -> Result<View, String> {
+        fn list<T>(value: &str, parse: impl Fn(&str) -> Option<T>, what: &str) -> Result<Vec<T>, String> {
+            value
+                .split(',')
+                .filter(|item| !item.is_empty())
+                .map(|item| parse(item).ok_or_else(|| alloc::format!("unknown {what} {item:?} in the link")))
+                .collect()
+        }
+        let mut view = View::default();
+        let mut descending = true;
+        let mut column = None;
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match key {
+                "runs" => view.runs = list(value, |v| v.parse().ok().filter(|&id: &i64| id > 0), "run")?,
+                "family" => view.filter.families = list(value, |v| Family::from_name(v).ok(), "family")?,
+                "algorithm" => {
+                    view.filter.algorithms = list(value, |v| Algorithm::from_name(v).ok(), "algorithm")?
+                }
+                "operation" => {
+                    view.filter.operations = list(value, |v| Operation::from_name(v).ok(), "operation")?
+                }
+                "sort" => {
+                    column = Some(
+                        Column::from_key(value).ok_or_else(|| alloc::format!("unknown column {value:?}"))?,
+                    )
+                }
+                "dir" => descending = value != "asc",
+                "scale" => view.log_scale = value == "log",
+                // Other parameters belong to the page (e.g. a report id).
+                _ => {}
+            }
+        }
+        view.sort = column.map(|column| Sort { column, descending });
+        Ok(view)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::Status;
+
+    fn row(algorithm: Algorithm, operation: Operation, ops: Option<f64>, stack: Option<u64>) -> BenchResult {
+        BenchResult {
+            algorithm,
+            operation,
+            status: if ops.is_some() { Status::Ok } else { Status::DoesNotFit },
+            iterations: None,
+            total_seconds: None,
+            avg_ms: ops.map(|o| 1000.0 / o),
+            ops_per_sec: ops,
+            min_ms: None,
+            median_ms: None,
+            max_ms: None,
+            cycles_per_op: None,
+            ticks_per_op: None,
+            tick_unit: None,
+            bytes_per_sec: None,
+            heap_bytes: None,
+            heap_allocs: None,
+            stack_bytes: stack,
+            note: None,
+        }
+    }
+
+    fn rows() -> Vec<BenchResult> {
+        vec![
+            row(Algorithm::MlKem768, Operation::Keygen, Some(300.0), Some(20_000)),
+            row(Algorithm::MlDsa65, Operation::Sign, None, None),
+            row(Algorithm::X25519, Operation::Agree, Some(500.0), Some(2_000)),
+            row(Algorithm::MlKem768, Operation::Encaps, Some(300.0), Some(21_000)),
+            row(Algorithm::Sha256, Operation::Hash, Some(90_000.0), Some(100)),
+        ]
+    }
+
+    fn names(kept: &[&BenchResult]) -> Vec<(&'static str, &'static str)> {
+        kept.iter().map(|r| (r.algorithm.as_str(), r.operation.as_str())).collect()
+    }
+
+    #[test]
+    fn sorting_is_stable_both_ways_and_leaves_rows_without_a_figure_last() {
+        let rows = rows();
+        let by = |column, descending| View { sort: Some(Sort { column, descending }), ..View::default() };
+        assert_eq!(
+            names(&by(Column::OpsPerSec, false).apply(&rows)),
+            [
+                ("ML-KEM-768", "keygen"),
+                ("ML-KEM-768", "encaps"),
+                ("X25519", "agree"),
+                ("SHA-256", "hash"),
+                ("ML-DSA-65", "sign")
+            ]
+        );
+        assert_eq!(
+            names(&by(Column::OpsPerSec, true).apply(&rows)),
+            [
+                ("SHA-256", "hash"),
+                ("X25519", "agree"),
+                ("ML-KEM-768", "keygen"),
+                ("ML-KEM-768", "encaps"),
+                ("ML-DSA-65", "sign")
+            ]
+        );
+        // Average is the inverse of ops/s: the same rows, the other way round.
+        assert_eq!(
+            names(&by(Column::AvgMs, false).apply(&rows))[..2],
+            [("SHA-256", "hash"), ("X25519", "agree")]
+        );
+        assert_eq!(names(&by(Column::StackBytes, true).apply(&rows))[0], ("ML-KEM-768", "encaps"));
+    }
+
+    #[test]
+    fn filters_keep_what_was_chosen_and_empty_keeps_all() {
+        let rows = rows();
+        assert_eq!(View::default().apply(&rows).len(), rows.len());
+        let pqc = View {
+            filter: Filter { families: vec![Family::PostQuantum], ..Filter::default() },
+            ..View::default()
+        };
+        assert_eq!(pqc.apply(&rows).len(), 3);
+        let keygen = View {
+            filter: Filter {
+                families: vec![Family::PostQuantum],
+                operations: vec![Operation::Keygen],
+                ..Filter::default()
+            },
+            ..View::default()
+        };
+        assert_eq!(names(&keygen.apply(&rows)), [("ML-KEM-768", "keygen")]);
+    }
+
+    #[test]
+    fn a_view_reads_back_from_its_json() {
+        let view = View {
+            runs: vec![3, 7],
+            filter: Filter { algorithms: vec![Algorithm::MlKem768], ..Filter::default() },
+            sort: Some(Sort { column: Column::StackBytes, descending: true }),
+            log_scale: true,
+            title: Some("ML-KEM on two boards".into()),
+        };
+        let json = serde_json::to_string(&view).unwrap();
+        assert!(json.contains(r#""column":"stack_bytes""#), "{json}");
+        assert_eq!(serde_json::from_str::<View>(&json).unwrap(), view);
+        assert!(serde_json::from_str::<View>(r#"{"sort_by":"x"}"#).is_err(), "unknown fields are refused");
+    }
+
+    #[test]
+    fn a_view_reads_back_from_its_link() {
+        let view = View {
+            runs: vec![3, 7],
+            filter: Filter {
+                families: vec![Family::PostQuantum, Family::Classical],
+                algorithms: vec![Algorithm::MlKem768],
+                operations: vec![Operation::Keygen],
+            },
+            sort: Some(Sort { column: Column::MedianMs, descending: false }),
+            log_scale: true,
+            title: None,
+        };
+        let query = view.to_query();
+        assert_eq!(
+            query,
+            "runs=3,7&family=pqc,classical&algorithm=ML-KEM-768&operation=keygen&sort=median_ms&dir=asc&scale=log"
+        );
+        assert_eq!(View::from_query(&alloc::format!("?{query}")), Ok(view));
+        assert_eq!(View::default().to_query(), "");
+        assert_eq!(View::from_query(""), Ok(View::default()));
+        assert!(View::from_query("algorithm=Kyber768").unwrap_err().contains("Kyber768"));
+        assert!(View::from_query("runs=0").is_err());
+    }
+}

@@ -1,0 +1,136 @@
+// The results table against a real run: every numeric column sorts both
+// ways exactly as the stored numbers order, rows without a figure go last,
+// filters narrow the rows, and the address bar carries the view, so the
+// same link opened in a fresh browser shows the same rows in the same order.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+
+const COLUMNS = [
+  'ops_per_sec', 'avg_ms', 'cycles_per_op', 'min_ms', 'median_ms', 'max_ms',
+  'heap_bytes', 'heap_allocs', 'stack_bytes',
+];
+const PQC = new Set(['ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']);
+
+let server;
+let chromium;
+let run;
+let stored;
+
+before(async () => {
+  server = await startServer();
+  chromium = await launchBrowser();
+  // The F446 layout: ML-DSA's key generation and signing do not fit, so
+  // the table has rows without figures to place.
+  const { id } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      board: 'qemu-netduinoplus2',
+      algorithms: ['ML-KEM-512', 'ML-DSA-44', 'X25519', 'AES-128-GCM', 'SHA-256'],
+      min_iterations: 3,
+      min_time_ms: 0,
+    }),
+  });
+  run = id;
+  assert.equal((await waitForRun(server, run)).status, 'complete');
+  stored = await server.api(`/api/runs/${run}/results`);
+});
+
+after(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+const key = (r) => `${r.algorithm} ${r.operation}`;
+
+/// The order the stored numbers give: stable, figureless rows last.
+function expectedOrder(rows, column, descending) {
+  const indexed = rows.map((r, i) => ({ r, i }));
+  indexed.sort((a, b) => {
+    const x = a.r[column];
+    const y = b.r[column];
+    if (x === null && y === null) return a.i - b.i;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (descending ? y - x : x - y) || a.i - b.i;
+  });
+  return indexed.map(({ r }) => key(r));
+}
+
+async function shownOrder(page) {
+  const rows = page.locator('#results tbody tr');
+  const count = await rows.count();
+  const order = [];
+  for (let i = 0; i < count; i++) {
+    const row = rows.nth(i);
+    order.push(`${await row.getAttribute('data-algorithm')} ${await row.getAttribute('data-operation')}`);
+  }
+  return order;
+}
+
+test('each numeric column sorts both ways as the stored numbers do', async () => {
+  assert.ok(stored.some((r) => r.status === 'does_not_fit'), 'the run has rows without figures');
+  const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.base}/?runs=${run}`);
+  await page.locator('#results tbody tr').first().waitFor();
+  assert.deepEqual(await shownOrder(page), stored.map(key), 'unsorted, the suite order');
+
+  for (const column of COLUMNS) {
+    const header = page.locator(`#results button[data-sort="${column}"]`);
+    for (const [descending, aria] of [[true, 'descending'], [false, 'ascending']]) {
+      await header.click();
+      await page.locator(`#results th[aria-sort="${aria}"] button[data-sort="${column}"]`).waitFor();
+      assert.deepEqual(await shownOrder(page), expectedOrder(stored, column, descending), `${column} ${aria}`);
+      assert.match(page.url(), new RegExp(`sort=${column}&dir=${descending ? 'desc' : 'asc'}`));
+    }
+  }
+
+  // Rows that did not fit say so, and show no figure rather than 0.
+  const notFit = page.locator('#results tr[data-status="does_not_fit"]');
+  assert.ok((await notFit.count()) >= 2);
+  assert.equal((await notFit.first().locator('[data-field="ops_per_sec"]').innerText()).trim(), '—');
+  assert.match(await notFit.first().locator('[data-field="status"]').innerText(), /does not fit/);
+  await page.screenshot({ path: join(screenshots, 'results-sorted.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test('filters narrow the rows, and the link reopens the same view', async () => {
+  const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${server.base}/?runs=${run}`);
+  await page.locator('#results tbody tr').first().waitFor();
+
+  await page.locator('#filter-family').selectOption('pqc');
+  const pqc = stored.filter((r) => PQC.has(r.algorithm)).map(key);
+  await page.waitForFunction((n) => document.querySelectorAll('#results tbody tr').length === n, pqc.length);
+  assert.deepEqual(await shownOrder(page), pqc);
+
+  await page.locator('#filter-operation').selectOption('keygen');
+  const keygen = stored.filter((r) => PQC.has(r.algorithm) && r.operation === 'keygen').map(key);
+  await page.waitForFunction((n) => document.querySelectorAll('#results tbody tr').length === n, keygen.length);
+  assert.deepEqual(await shownOrder(page), keygen);
+
+  await page.locator('#results button[data-sort="stack_bytes"]').click();
+  await page.locator('#results th[aria-sort="descending"] button[data-sort="stack_bytes"]').waitFor();
+  const shown = await shownOrder(page);
+  const link = page.url();
+  assert.match(link, /family=pqc/);
+  assert.match(link, /operation=keygen/);
+
+  // A fresh context: no state but the link.
+  const fresh = await chromium.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await other.locator('#results tbody tr').first().waitFor();
+  assert.deepEqual(await shownOrder(other), shown);
+  assert.equal(await other.locator('#filter-family').inputValue(), 'pqc');
+  await other.screenshot({ path: join(screenshots, 'results-filtered-phone.png'), fullPage: true });
+  await fresh.close();
+
+  // A link naming something unknown says so instead of showing everything.
+  await page.goto(`${server.base}/?runs=${run}&algorithm=Kyber768`);
+  await page.locator('#error', { hasText: 'Kyber768' }).waitFor();
+});
