@@ -6,9 +6,11 @@ pub mod boards;
 pub mod collect;
 pub mod frames;
 pub mod image;
+pub mod live;
 pub mod native;
 #[cfg(feature = "probe-rs")]
 pub mod probe;
+pub mod reports;
 pub mod runner;
 pub mod store;
 pub mod upload;

@@ -242,7 +242,7 @@ async fn serve(
         tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
     }
     let boards = Arc::new(boards);
-    let app = api::router(AppState { store, boards }, &paths.dist, token);
+    let app = api::router(AppState::new(store, boards), &paths.dist, token);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);

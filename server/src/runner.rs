@@ -1,7 +1,10 @@
 //! Starting a run on a board: shared by `POST /api/runs` and `pqbench run`.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use pqbench_types::{RunRequest, RunStatus, Source};
 use pqbench_wire::{Decoder, RunCommand};
+use tokio_util::sync::CancellationToken;
 
 use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Framing, Reservation, Target};
 use crate::collect::{Collector, Outcome, Progress};
@@ -19,6 +22,8 @@ pub const MAX_TIME_MS: u32 = 60_000;
 /// (a stack overflow ends in a lockup), so the run fails sooner than a
 /// real board's would.
 const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
+/// The error of a run stopped with [`PreparedRun::canceller`].
+pub const CANCELLED: &str = "cancelled from the dashboard";
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -60,6 +65,7 @@ pub struct PreparedRun {
     command: RunCommand,
     target: Target,
     store: Store,
+    cancel: CancellationToken,
     _reservation: Reservation,
 }
 
@@ -80,10 +86,24 @@ pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Re
         run.source = Source::ProbeRs;
     }
     let id = store.create_run(&run).await?;
-    Ok(PreparedRun { id, command, target, store: store.clone(), _reservation: reservation })
+    Ok(PreparedRun {
+        id,
+        command,
+        target,
+        store: store.clone(),
+        cancel: CancellationToken::new(),
+        _reservation: reservation,
+    })
 }
 
 impl PreparedRun {
+    /// Stops the run when cancelled: the board is torn down the way a
+    /// finished run's is (QEMU killed and reaped, a probe session closed),
+    /// and the run ends `interrupted`, keeping the results stored so far.
+    pub fn canceller(&self) -> CancellationToken {
+        self.cancel.clone()
+    }
+
     /// Starts the board, collects the run and records how it ended. A board
     /// that cannot be started fails the run with the reason.
     pub async fn execute(self, progress: impl FnMut(Progress)) -> Result<Outcome, StoreError> {
@@ -99,6 +119,9 @@ impl PreparedRun {
 
     /// Runs the board to the end, leaving the outcome to `execute` to record.
     async fn run_on_target(&self, progress: impl FnMut(Progress)) -> Result<Outcome, StoreError> {
+        if self.cancel.is_cancelled() {
+            return Ok(cancelled(0, 0));
+        }
         let image_path = match &self.target {
             Target::Emulated { image, .. } | Target::Probe { image, .. } => image.clone(),
         };
@@ -149,7 +172,16 @@ impl PreparedRun {
         collector.leave_outcome_to_caller = true;
         collector.silence = EMULATED_SILENCE;
         collector.image = Some((&image).into());
-        let outcome = collector.collect(&mut port, self.command, decoder.as_mut(), progress).await;
+        let counted = Counted::default();
+        // Cancelling drops the collection mid-way, and only it: the emulator
+        // is still owned here and is stopped below either way, rather than
+        // left to a drop that kills QEMU without reaping it.
+        let collecting = collector.collect(&mut port, self.command, decoder.as_mut(), counted.wrap(progress));
+        let outcome = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Ok(counted.cancelled()),
+            outcome = collecting => outcome,
+        };
         drop(port);
         emulator.stop().await;
         outcome
@@ -180,8 +212,14 @@ impl PreparedRun {
         };
         let opened = serial.to_string();
         let (mut link, stop, session) = probe::spawn(move || probe::open(&opened), plan);
-        let outcome = collector.collect_link(&mut link, &mut decoder, progress).await;
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let counted = Counted::default();
+        let collecting = collector.collect_link(&mut link, &mut decoder, counted.wrap(progress));
+        let outcome = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Ok(counted.cancelled()),
+            outcome = collecting => outcome,
+        };
+        stop.store(true, Ordering::Relaxed);
         drop(link);
         let _ = session.await;
         outcome
@@ -190,5 +228,39 @@ impl PreparedRun {
     /// A run that ended before the board could report.
     fn fail(&self, error: String) -> Result<Outcome, StoreError> {
         Ok(Outcome { status: RunStatus::Failed, error: Some(error), results: 0, rejected: 0 })
+    }
+}
+
+fn cancelled(results: u32, rejected: u32) -> Outcome {
+    Outcome { status: RunStatus::Interrupted, error: Some(CANCELLED.into()), results, rejected }
+}
+
+/// What a collection stored and refused so far: a cancelled collection
+/// cannot say it, as it is dropped.
+#[derive(Default)]
+struct Counted {
+    results: AtomicU32,
+    rejected: AtomicU32,
+}
+
+impl Counted {
+    fn wrap<'a>(&'a self, mut progress: impl FnMut(Progress) + 'a) -> impl FnMut(Progress) + 'a {
+        move |event| {
+            match &event {
+                // Atomics, not cells: the run's future must stay Send.
+                Progress::Result(_) => {
+                    self.results.fetch_add(1, Ordering::Relaxed);
+                }
+                Progress::Rejected(_) => {
+                    self.rejected.fetch_add(1, Ordering::Relaxed);
+                }
+                Progress::Operation { .. } | Progress::Text(_) => {}
+            }
+            progress(event)
+        }
+    }
+
+    fn cancelled(&self) -> Outcome {
+        cancelled(self.results.load(Ordering::Relaxed), self.rejected.load(Ordering::Relaxed))
     }
 }

@@ -4,9 +4,12 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use pqbench_types::{BenchResult, Build, Clock, Measurement, Run, RunStatus, Source};
+use pqbench_types::view::View;
+use pqbench_types::{
+    Algorithm, BenchResult, Build, Clock, Measurement, Operation, Report, ResultRow, Run, RunStatus, Source,
+};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow};
-use sqlx::{Row, SqlitePool};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -44,6 +47,17 @@ impl NewRun {
             settings,
         }
     }
+}
+
+/// Which results to list across runs: an empty list keeps every value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResultFilter {
+    pub boards: Vec<String>,
+    pub sources: Vec<Source>,
+    pub algorithms: Vec<Algorithm>,
+    pub operations: Vec<Operation>,
+    pub runs: Vec<i64>,
+    pub limit: u32,
 }
 
 #[derive(Clone)]
@@ -208,6 +222,90 @@ impl Store {
         rows.iter().map(run_from_row).collect()
     }
 
+    /// Results across runs, newest run first and each run's in the order
+    /// they were measured. One statement: each filter is an `IN` list of
+    /// bound parameters (only the placeholders are generated).
+    pub async fn result_rows(&self, filter: &ResultFilter) -> StoreResult<Vec<ResultRow>> {
+        let mut query = QueryBuilder::<Sqlite>::new(
+            "SELECT r.run_id, runs.board AS run_board, runs.source AS run_source,
+                runs.started_at AS run_started_at, runs.build AS run_build,
+                r.algorithm, r.operation, r.status, r.iterations, r.total_seconds, r.avg_ms,
+                r.ops_per_sec, r.min_ms, r.median_ms, r.max_ms, r.cycles_per_op, r.ticks_per_op,
+                r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.note
+             FROM results r JOIN runs ON runs.id = r.run_id
+             WHERE 1 = 1",
+        );
+        any_of(&mut query, "runs.board", filter.boards.iter().cloned());
+        any_of(&mut query, "runs.source", filter.sources.iter().map(|s| s.as_str()));
+        any_of(&mut query, "r.algorithm", filter.algorithms.iter().map(|a| a.as_str()));
+        any_of(&mut query, "r.operation", filter.operations.iter().map(|o| o.as_str()));
+        any_of(&mut query, "r.run_id", filter.runs.iter().copied());
+        query.push(" ORDER BY r.run_id DESC, r.seq LIMIT ").push_bind(i64::from(filter.limit));
+        let rows = query.build().fetch_all(&self.pool).await?;
+
+        // Runs repeat down the rows: read each one's build once.
+        let mut labels = std::collections::HashMap::<i64, String>::new();
+        rows.iter()
+            .map(|row| {
+                let run_id: i64 = row.try_get("run_id")?;
+                let source: String = row.try_get("run_source")?;
+                let source =
+                    Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))?;
+                let build_label = match labels.get(&run_id) {
+                    Some(label) => label.clone(),
+                    None => {
+                        let build: String = row.try_get("run_build")?;
+                        let build: Build = serde_json::from_str(&build).map_err(corrupt)?;
+                        let label = build.label(source);
+                        labels.insert(run_id, label.clone());
+                        label
+                    }
+                };
+                Ok(ResultRow {
+                    run_id,
+                    board: row.try_get("run_board")?,
+                    source,
+                    started_at: row.try_get("run_started_at")?,
+                    build_label,
+                    result: result_from_row(row)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Stores a new report under `id`; `None` when that id is taken, for
+    /// the caller to draw another.
+    pub async fn insert_report(&self, id: &str, view: &View) -> StoreResult<Option<Report>> {
+        let created_at = now();
+        let inserted = sqlx::query("INSERT INTO reports (id, view, created_at) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(serde_json::to_string(view).map_err(corrupt)?)
+            .bind(&created_at)
+            .execute(&self.pool)
+            .await;
+        match inserted {
+            Ok(_) => Ok(Some(Report { id: id.into(), view: view.clone(), created_at })),
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    pub async fn report(&self, id: &str) -> StoreResult<Option<Report>> {
+        let row = sqlx::query("SELECT id, view, created_at FROM reports WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| {
+            let view: String = row.try_get("view")?;
+            Ok(Report {
+                id: row.try_get("id")?,
+                view: serde_json::from_str(&view).map_err(corrupt)?,
+                created_at: row.try_get("created_at")?,
+            })
+        })
+        .transpose()
+    }
+
     pub async fn results(&self, run_id: i64) -> StoreResult<Vec<BenchResult>> {
         let rows = sqlx::query(
             "SELECT algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec,
@@ -265,6 +363,24 @@ async fn insert_result<'e>(
     .execute(db)
     .await?;
     Ok(())
+}
+
+/// Narrows `query` to rows whose `column` is one of `values`; no values, no
+/// narrowing.
+fn any_of<'a, T>(query: &mut QueryBuilder<'a, Sqlite>, column: &str, values: impl Iterator<Item = T>)
+where
+    T: 'a + sqlx::Encode<'a, Sqlite> + sqlx::Type<Sqlite>,
+{
+    let mut values = values.peekable();
+    if values.peek().is_none() {
+        return;
+    }
+    query.push(" AND ").push(column).push(" IN (");
+    let mut list = query.separated(", ");
+    for value in values {
+        list.push_bind(value);
+    }
+    list.push_unseparated(")");
 }
 
 const RUN_COLUMNS: &str = "SELECT id, status, source, board, clock_hz, build, started_at, finished_at, error,
@@ -360,6 +476,78 @@ mod tests {
         assert_eq!(store.runs(Some("qemu-mps2-an386"), 10).await.unwrap().len(), 1);
         assert!(store.runs(Some("other"), 10).await.unwrap().is_empty());
         assert!(store.run(id + 1).await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn reports_read_back_and_their_ids_are_never_reused() {
+        let (_dir, store) = temp_store().await;
+        let view = View {
+            filter: pqbench_types::view::Filter {
+                algorithms: vec![pqbench_types::Algorithm::MlKem768],
+                ..Default::default()
+            },
+            title: Some("é".into()),
+            ..View::default()
+        };
+        let report = store.insert_report("AAAAAAAAAAAAAAAA", &view).await.unwrap().unwrap();
+        assert_eq!(store.report("AAAAAAAAAAAAAAAA").await.unwrap(), Some(report));
+        assert_eq!(store.insert_report("AAAAAAAAAAAAAAAA", &View::default()).await.unwrap(), None);
+        assert_eq!(store.report("AAAAAAAAAAAAAAAA").await.unwrap().unwrap().view, view);
+        assert_eq!(store.report("BBBBBBBBBBBBBBBB").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn result_rows_are_filtered_across_runs_newest_first() {
+        let (_dir, store) = temp_store().await;
+        let clock = Clock { ticks_per_second: 1_000_000, unit: TickUnit::Nanoseconds };
+        let measured = |algorithm, operation| Measurement {
+            iterations: 1,
+            total_ticks: 10,
+            min_ticks: 10,
+            median_ticks: 10,
+            max_ticks: 10,
+            ..Measurement::untimed(algorithm, operation, Status::Ok)
+        };
+        let mut first = NewRun::on_board("native:a", None);
+        first.source = Source::Native;
+        first.status = RunStatus::Complete;
+        let kem = [
+            measured(Algorithm::MlKem768, Operation::Keygen),
+            measured(Algorithm::MlKem768, Operation::Encaps),
+        ];
+        let a = store.insert_finished_run(&first, &clock, &kem).await.unwrap();
+        let second = NewRun { board: "native:b".into(), ..first };
+        let b = store
+            .insert_finished_run(&second, &clock, &[measured(Algorithm::Sha256, Operation::Hash)])
+            .await
+            .unwrap();
+
+        let all = ResultFilter { limit: 100, ..ResultFilter::default() };
+        let rows = store.result_rows(&all).await.unwrap();
+        let order: Vec<(i64, Operation)> = rows.iter().map(|r| (r.run_id, r.result.operation)).collect();
+        assert_eq!(order, [(b, Operation::Hash), (a, Operation::Keygen), (a, Operation::Encaps)]);
+        assert_eq!(rows[0].board, "native:b");
+        assert_eq!(rows[0].source, Source::Native);
+        assert_eq!(rows[0].build_label, "native", "a build that says nothing is named by its source");
+
+        let only = |filter: ResultFilter| {
+            let store = store.clone();
+            async move {
+                let rows = store.result_rows(&ResultFilter { limit: 100, ..filter }).await.unwrap();
+                rows.iter().map(|r| (r.run_id, r.result.operation)).collect::<Vec<_>>()
+            }
+        };
+        let kem_only = ResultFilter { algorithms: vec![Algorithm::MlKem768], ..Default::default() };
+        assert_eq!(only(kem_only).await, [(a, Operation::Keygen), (a, Operation::Encaps)]);
+        let encaps =
+            ResultFilter { operations: vec![Operation::Encaps, Operation::Hash], ..Default::default() };
+        assert_eq!(only(encaps).await, [(b, Operation::Hash), (a, Operation::Encaps)]);
+        let board = ResultFilter { boards: vec!["native:a".into()], runs: vec![a, b], ..Default::default() };
+        assert_eq!(only(board).await.len(), 2);
+        let browsers = ResultFilter { sources: vec![Source::Browser], ..Default::default() };
+        assert_eq!(only(browsers).await, []);
+        let first_row = store.result_rows(&ResultFilter { limit: 1, ..Default::default() }).await.unwrap();
+        assert_eq!(first_row.len(), 1);
     }
 
     #[tokio::test]

@@ -24,4 +24,12 @@ mod result;
 pub use result::{BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload};
 
 #[cfg(feature = "alloc")]
+mod dashboard;
+#[cfg(feature = "alloc")]
+pub use dashboard::{
+    NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, ResultRow, RunEnd, RunProgress,
+    is_report_id,
+};
+
+#[cfg(feature = "alloc")]
 pub mod view;

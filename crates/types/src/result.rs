@@ -119,8 +119,9 @@ impl Source {
 
 /// A run's life: `running` until its board says it is done. `incomplete`:
 /// the board finished, but some of its records were refused on the way in
-/// (the ones that arrived intact are kept). `interrupted`: the server lost
-/// the run (crash, restart) before it ended.
+/// (the ones that arrived intact are kept). `interrupted`: the run was
+/// cancelled from the dashboard, or the server lost it (crash, restart),
+/// before it ended; what it stored until then is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
@@ -237,6 +238,35 @@ impl Build {
                 .collect(),
             extra: BTreeMap::new(),
         }
+    }
+}
+
+impl Build {
+    /// A short name for what produced a run's figures, to tell builds apart
+    /// in a table of many runs: the browser's name and version for a
+    /// browser run (what its figures depend on most), otherwise the profile,
+    /// opt-level and ML-KEM crate, e.g. `firmware opt-s, libcrux-ml-kem
+    /// 0.0.11`; the source's name when the build says none of these.
+    pub fn label(&self, source: Source) -> String {
+        use alloc::format;
+        if source == Source::Browser {
+            return self.extra.get("browser").cloned().unwrap_or_else(|| String::from("browser"));
+        }
+        let mut parts = alloc::vec::Vec::new();
+        match (&self.profile, &self.opt_level) {
+            (Some(profile), Some(opt)) => parts.push(format!("{profile} opt-{opt}")),
+            (Some(profile), None) => parts.push(profile.clone()),
+            (None, Some(opt)) => parts.push(format!("opt-{opt}")),
+            (None, None) => {}
+        }
+        let ml_kem = self.crates.iter().find(|(name, _)| *name == "ml-kem" || name.ends_with("-ml-kem"));
+        if let Some((name, version)) = ml_kem {
+            parts.push(format!("{name} {version}"));
+        }
+        if parts.is_empty() {
+            return String::from(source.as_str());
+        }
+        parts.join(", ")
     }
 }
 
@@ -400,6 +430,29 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert!(json["avg_ms"].is_null());
         assert_eq!(json["status"], "does_not_fit");
+    }
+
+    #[test]
+    fn build_labels_name_what_the_figures_depend_on() {
+        let firmware = Build::from_build_info(
+            "abc",
+            "rustc 1.95",
+            "thumbv7em-none-eabi",
+            "firmware",
+            "s",
+            "fat",
+            "",
+            "libcrux-ml-kem@0.0.11,libcrux-ml-dsa@0.0.11,sha2@0.11.1",
+        );
+        assert_eq!(firmware.label(Source::Serial), "firmware opt-s, libcrux-ml-kem 0.0.11");
+        let rustcrypto = Build { crates: BTreeMap::from([("ml-kem".into(), "0.3.4".into())]), ..firmware };
+        assert_eq!(rustcrypto.label(Source::ProbeRs), "firmware opt-s, ml-kem 0.3.4");
+
+        let mut browser = rustcrypto.clone();
+        browser.extra.insert("browser".into(), "Chrome 131.0".into());
+        assert_eq!(browser.label(Source::Browser), "Chrome 131.0");
+        assert_eq!(Build::default().label(Source::Browser), "browser");
+        assert_eq!(Build::default().label(Source::Import), "import");
     }
 
     #[test]

@@ -66,6 +66,16 @@ pub async fn start_server(extra: &[&str]) -> Server {
 }
 
 impl Server {
+    /// The server's process, whose children are the emulators it runs.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's database, for a second pqbench process to share.
+    pub fn db(&self) -> PathBuf {
+        self._dir.path().join("pqbench.db")
+    }
+
     pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
         let response =
             reqwest::Client::new().post(format!("{}{path}", self.base)).json(body).send().await.unwrap();
