@@ -59,6 +59,12 @@ function expectedOrder(rows, column, descending) {
   return indexed.map(({ r }) => key(r));
 }
 
+/// The chart's rows, top to bottom, and how many have a bar.
+async function chartRows(page, id) {
+  return page.locator(`#${id} g.row`).evaluateAll((rows) =>
+    rows.map((g) => ({ label: g.dataset.label, bars: g.querySelectorAll('rect.bar').length })));
+}
+
 async function shownOrder(page) {
   const rows = page.locator('#results tbody tr');
   const count = await rows.count();
@@ -108,10 +114,30 @@ test('filters narrow the rows, and the link reopens the same view', async () => 
   await page.waitForFunction((n) => document.querySelectorAll('#results tbody tr').length === n, pqc.length);
   assert.deepEqual(await shownOrder(page), pqc);
 
+  // The charts follow the table: the same rows in the same order, a bar
+  // only where there is a figure.
+  const charted = await chartRows(page, 'chart-ops');
+  assert.deepEqual(charted.map((r) => r.label), pqc);
+  const withFigure = stored.filter((r) => PQC.has(r.algorithm));
+  assert.deepEqual(charted.map((r) => r.bars), withFigure.map((r) => (r.ops_per_sec === null ? 0 : 1)));
+  assert.deepEqual((await chartRows(page, 'chart-memory')).map((r) => r.label), pqc);
+
   await page.locator('#filter-operation').selectOption('keygen');
   const keygen = stored.filter((r) => PQC.has(r.algorithm) && r.operation === 'keygen').map(key);
   await page.waitForFunction((n) => document.querySelectorAll('#results tbody tr').length === n, keygen.length);
   assert.deepEqual(await shownOrder(page), keygen);
+
+  assert.deepEqual((await chartRows(page, 'chart-ops')).map((r) => r.label), keygen);
+
+  // The log scale redraws the bars, and the link says so.
+  const widths = () => page.locator('#chart-ops rect.bar').evaluateAll((bars) => bars.map((b) => Number(b.getAttribute('width'))));
+  const linear = await widths();
+  await page.locator('#chart-log').check();
+  await page.waitForFunction(() => location.search.includes('scale=log'));
+  assert.notDeepEqual(await widths(), linear);
+  const svg = await page.locator('#chart-ops a.download').getAttribute('href');
+  assert.ok(svg.startsWith('data:image/svg+xml'), 'the chart downloads as SVG');
+  assert.match(decodeURIComponent(svg), /<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
 
   await page.locator('#results button[data-sort="stack_bytes"]').click();
   await page.locator('#results th[aria-sort="descending"] button[data-sort="stack_bytes"]').waitFor();
@@ -127,6 +153,8 @@ test('filters narrow the rows, and the link reopens the same view', async () => 
   await other.locator('#results tbody tr').first().waitFor();
   assert.deepEqual(await shownOrder(other), shown);
   assert.equal(await other.locator('#filter-family').inputValue(), 'pqc');
+  assert.ok(await other.locator('#chart-log').isChecked());
+  assert.deepEqual((await chartRows(other, 'chart-ops')).map((r) => r.label), shown);
   await other.screenshot({ path: join(screenshots, 'results-filtered-phone.png'), fullPage: true });
   await fresh.close();
 

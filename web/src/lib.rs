@@ -4,6 +4,7 @@
 
 mod api;
 mod browser;
+mod chart;
 mod format;
 mod link;
 
@@ -494,14 +495,42 @@ fn Results(state: State) -> impl IntoView {
                                         {Column::ALL.iter().map(|&column| sort_header(state, column)).collect_view()}
                                     </tr>
                                 </thead>
-                                <tbody>{shown.into_iter().map(result_row).collect_view()}</tbody>
+                                <tbody>{shown.iter().cloned().map(result_row).collect_view()}</tbody>
                             </table>
                         </div>
+                        <Charts state shown />
                     }
                         .into_any()
                 }
             }}
         </section>
+    }
+}
+
+/// The shown rows as charts: ops/s (longer is faster) and memory, in the
+/// table's order, each with its SVG to download.
+#[component]
+fn Charts(state: State, shown: Vec<BenchResult>) -> impl IntoView {
+    let log_scale = move || state.view.get().log_scale;
+    let speed = chart::speed(&shown, log_scale());
+    let memory = chart::memory(&shown);
+    view! {
+        <div class="charts">
+            <label class="chart-scale">
+                <input
+                    type="checkbox"
+                    id="chart-log"
+                    prop:checked=log_scale
+                    on:change=move |e| {
+                        let on = event_target_checked(&e);
+                        state.view.update(|view| view.log_scale = on);
+                    }
+                />
+                " Logarithmic scale"
+            </label>
+            {chart::figure("chart-ops", "pqbench-ops.svg", speed)}
+            {chart::figure("chart-memory", "pqbench-memory.svg", memory)}
+        </div>
     }
 }
 

@@ -1,0 +1,230 @@
+//! Charts of results as SVG text: horizontal bars, one row per result, as
+//! wolfSSL's benchmark charts draw them (a longer bar is more of the
+//! figure). The dashboard shows this SVG and exports it byte for byte, so
+//! an image embedded in a README is the chart its author saw.
+//!
+//! A row without a figure (failed, does not fit) gets no bar and says why:
+//! drawing it as a zero-length bar would read as "measured, and nothing".
+#![no_std]
+
+extern crate alloc;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+
+/// One measured quantity drawn as bars, e.g. "stack" or "ops/s".
+pub struct Series {
+    pub name: String,
+    /// Fill colour, as CSS.
+    pub colour: &'static str,
+}
+
+/// One row: its label, a value per series (`None` where not measured) with
+/// the text shown beside the bar, or why it has no figure.
+pub struct Row {
+    pub label: String,
+    pub values: Vec<Option<(f64, String)>>,
+    pub missing: String,
+}
+
+pub struct BarChart {
+    pub title: String,
+    pub series: Vec<Series>,
+    pub rows: Vec<Row>,
+    /// Bars proportional to the logarithm: figures that span decades (RSA
+    /// on a board against SHA-256 on a host) stay readable.
+    pub log_scale: bool,
+}
+
+const WIDTH: f64 = 760.0;
+const LABEL_WIDTH: f64 = 230.0;
+const VALUE_WIDTH: f64 = 110.0;
+const BAR_AREA: f64 = WIDTH - LABEL_WIDTH - VALUE_WIDTH;
+const BAR_HEIGHT: f64 = 14.0;
+const ROW_GAP: f64 = 8.0;
+const TOP: f64 = 40.0;
+/// The shortest bar drawn for a measured figure, so the smallest is seen.
+const MIN_BAR: f64 = 2.0;
+
+impl BarChart {
+    /// The length of a bar for `value`, in the chart's units.
+    pub fn bar_length(&self, value: f64) -> f64 {
+        let values = || self.rows.iter().flat_map(|r| r.values.iter().flatten()).map(|(v, _)| *v);
+        let max = values().fold(0.0_f64, f64::max);
+        if value.is_nan() || value <= 0.0 || max <= 0.0 {
+            return 0.0;
+        }
+        let length = if self.log_scale {
+            let min = values().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+            // Whole decades at both ends, as a log axis is read.
+            let low = libm_floor(log10(min));
+            let high = libm_ceil(log10(max)).max(low + 1.0);
+            (log10(value) - low) / (high - low) * BAR_AREA
+        } else {
+            value / max * BAR_AREA
+        };
+        length.max(MIN_BAR)
+    }
+
+    pub fn to_svg(&self) -> String {
+        let per_row = self.series.len().max(1) as f64 * BAR_HEIGHT + ROW_GAP;
+        let height = TOP + self.rows.len() as f64 * per_row + 10.0;
+        let mut svg = String::new();
+        let _ = write!(
+            svg,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" font-family="system-ui, sans-serif" font-size="12" role="img"><title>{}</title><rect width="100%" height="100%" fill="#fff"/><text x="8" y="18" font-size="14" font-weight="600">{}</text>"##,
+            escape(&self.title),
+            escape(&self.title),
+        );
+        let mut legend_x = LABEL_WIDTH;
+        for series in &self.series {
+            let _ = write!(
+                svg,
+                r#"<rect x="{legend_x}" y="24" width="10" height="10" fill="{}"/><text x="{}" y="33">{}</text>"#,
+                series.colour,
+                legend_x + 14.0,
+                escape(&series.name)
+            );
+            legend_x += 24.0 + 7.0 * series.name.len() as f64;
+        }
+        if self.log_scale {
+            let _ = write!(svg, r##"<text x="{}" y="33" fill="#667">log scale</text>"##, WIDTH - 70.0);
+        }
+        for (i, row) in self.rows.iter().enumerate() {
+            let y = TOP + i as f64 * per_row;
+            let _ = write!(
+                svg,
+                r#"<g class="row" data-label="{}"><text x="{}" y="{}" text-anchor="end">{}</text>"#,
+                escape(&row.label),
+                LABEL_WIDTH - 8.0,
+                y + BAR_HEIGHT - 3.0,
+                escape(&row.label)
+            );
+            if row.values.iter().all(Option::is_none) {
+                let _ = write!(
+                    svg,
+                    r##"<text x="{LABEL_WIDTH}" y="{}" fill="#8a5a00" font-style="italic">{}</text>"##,
+                    y + BAR_HEIGHT - 3.0,
+                    escape(&row.missing)
+                );
+            }
+            for (s, (series, value)) in self.series.iter().zip(&row.values).enumerate() {
+                let Some((value, text)) = value else { continue };
+                let top = y + s as f64 * BAR_HEIGHT;
+                let length = self.bar_length(*value);
+                let _ = write!(
+                    svg,
+                    r#"<rect class="bar" x="{LABEL_WIDTH}" y="{top}" width="{length:.1}" height="{}" fill="{}" data-value="{value}"/><text x="{}" y="{}">{}</text>"#,
+                    BAR_HEIGHT - 2.0,
+                    series.colour,
+                    LABEL_WIDTH + length + 4.0,
+                    top + BAR_HEIGHT - 4.0,
+                    escape(text)
+                );
+            }
+            svg.push_str("</g>");
+        }
+        svg.push_str("</svg>");
+        svg
+    }
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+// no_std has no f64::log10/floor; these are exact enough for bar lengths.
+fn log10(x: f64) -> f64 {
+    ln(x) / core::f64::consts::LN_10
+}
+
+fn ln(x: f64) -> f64 {
+    // x = m * 2^e with m in [1, 2): ln x = e ln 2 + ln m, and ln m from the
+    // series of atanh((m-1)/(m+1)), which converges fast on that range.
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    let t = (m - 1.0) / (m + 1.0);
+    let t2 = t * t;
+    let mut term = t;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    for _ in 0..20 {
+        sum += term / k;
+        term *= t2;
+        k += 2.0;
+    }
+    exponent as f64 * core::f64::consts::LN_2 + 2.0 * sum
+}
+
+fn libm_floor(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    if t > x { t - 1.0 } else { t }
+}
+
+fn libm_ceil(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    if t < x { t + 1.0 } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::{format, vec};
+
+    use super::*;
+
+    fn chart(values: &[Option<f64>], log_scale: bool) -> BarChart {
+        BarChart {
+            title: "ops/s <all>".into(),
+            series: vec![Series { name: "ops/s".into(), colour: "#2456c7" }],
+            rows: values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Row {
+                    label: format!("row {i}"),
+                    values: vec![v.map(|v| (v, format!("{v}")))],
+                    missing: "does not fit".into(),
+                })
+                .collect(),
+            log_scale,
+        }
+    }
+
+    #[test]
+    fn the_largest_figure_fills_the_bar_area_and_the_rest_are_proportional() {
+        let linear = chart(&[Some(100.0), Some(50.0), None], false);
+        assert_eq!(linear.bar_length(100.0), BAR_AREA);
+        assert_eq!(linear.bar_length(50.0), BAR_AREA / 2.0);
+        assert_eq!(linear.bar_length(0.0001), MIN_BAR, "a measured figure is always seen");
+    }
+
+    #[test]
+    fn on_a_log_scale_each_decade_is_the_same_length() {
+        // From 5 to 10,000: the axis runs over the decades 1 to 10,000.
+        let log = chart(&[Some(5.0), Some(100.0), Some(10_000.0)], true);
+        let decade = BAR_AREA / 4.0;
+        assert!((log.bar_length(100.0) - log.bar_length(10.0) - decade).abs() < 1e-6);
+        assert!((log.bar_length(10_000.0) - BAR_AREA).abs() < 1e-6);
+        assert!((log10(1234.5) - 3.091_491_094_267_951).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rows_without_a_figure_say_why_and_get_no_bar() {
+        let svg = chart(&[Some(3.0), None], false).to_svg();
+        assert_eq!(svg.matches(r#"class="bar""#).count(), 1);
+        assert!(svg.contains(">does not fit<"));
+        assert!(svg.contains("ops/s &lt;all&gt;"), "text is escaped");
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+}
