@@ -1,7 +1,8 @@
 // The results table against a real run: every numeric column sorts both
 // ways exactly as the stored numbers order, rows without a figure go last,
-// filters narrow the rows, and the address bar carries the view, so the
-// same link opened in a fresh browser shows the same rows in the same order.
+// filters narrow the rows and the charts alike, the address bar carries the
+// view, and a shared report opened in a fresh browser shows the same rows
+// in the same order, read-only.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ test('each numeric column sorts both ways as the stored numbers do', async () =>
   assert.deepEqual(errors, []);
 });
 
-test('filters narrow the rows, and the link reopens the same view', async () => {
+test('filters narrow table and charts; the link and a shared report reopen the same view', async () => {
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`${server.base}/?runs=${run}`);
   await page.locator('#results tbody tr').first().waitFor();
@@ -157,6 +158,26 @@ test('filters narrow the rows, and the link reopens the same view', async () => 
   assert.deepEqual((await chartRows(other, 'chart-ops')).map((r) => r.label), shown);
   await other.screenshot({ path: join(screenshots, 'results-filtered-phone.png'), fullPage: true });
   await fresh.close();
+
+  // Share: a report with a short, unguessable link, opened in a fresh
+  // context, shows the same rows in the same order, and cannot be changed.
+  await page.locator('#share').click();
+  const shared = await page.locator('#share-link').getAttribute('href');
+  assert.match(shared, /\/reports\/[0-9A-Za-z]{16}$/);
+  const reader = await chromium.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const report = await reader.newPage();
+  const reportErrors = [];
+  report.on('pageerror', (e) => reportErrors.push(e.message));
+  await report.goto(shared);
+  await report.locator('#report-banner').waitFor();
+  await report.locator('#results tbody tr').first().waitFor();
+  assert.deepEqual(await shownOrder(report), shown);
+  assert.deepEqual((await chartRows(report, 'chart-ops')).map((r) => r.label), shown);
+  assert.ok(await report.locator('#filter-family').isDisabled(), 'a report is read-only');
+  assert.ok(await report.locator('#results button[data-sort="ops_per_sec"]').isDisabled());
+  await report.screenshot({ path: join(screenshots, 'report.png'), fullPage: true });
+  assert.deepEqual(reportErrors, []);
+  await reader.close();
 
   // A link naming something unknown says so instead of showing everything.
   await page.goto(`${server.base}/?runs=${run}&algorithm=Kyber768`);

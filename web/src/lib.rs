@@ -15,7 +15,10 @@ use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use pqbench_types::view::{Column, Sort, View};
-use pqbench_types::{Algorithm, BenchResult, Board, Created, Family, Operation, Run, RunRequest, Status};
+use pqbench_types::{
+    Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, Run,
+    RunRequest, Status,
+};
 use wasm_bindgen::prelude::*;
 
 /// What a browser run can measure: (key, label, algorithms; none = all).
@@ -83,6 +86,8 @@ struct State {
     /// Which results are shown and how: the page's URL says it too, so any
     /// view is a link.
     view: RwSignal<View>,
+    /// The shared report this page shows, read-only, if it is one.
+    report: RwSignal<Option<String>>,
     error: RwSignal<Option<String>>,
 }
 
@@ -94,6 +99,7 @@ impl State {
             selected: RwSignal::new(None),
             results: RwSignal::new(Load::Loading),
             view: RwSignal::new(View::default()),
+            report: RwSignal::new(None),
             error: RwSignal::new(None),
         }
     }
@@ -122,7 +128,24 @@ impl State {
         }
     }
 
+    /// Opens `view`: its first run's results, in its order.
+    fn show(self, view: View) {
+        if let Some(&id) = view.runs.first() {
+            self.selected.set(Some(id));
+            self.results.set(Load::Loading);
+            spawn_local(self.load_results(id));
+        }
+        self.view.set(view);
+    }
+
+    fn read_only(self) -> bool {
+        self.report.get().is_some()
+    }
+
     fn select(self, id: i64) {
+        if self.read_only() {
+            return;
+        }
         self.view.update(|view| view.runs = vec![id]);
         self.selected.set(Some(id));
         self.results.set(Load::Loading);
@@ -135,15 +158,18 @@ fn App() -> impl IntoView {
     let state = State::new();
     spawn_local(state.refresh_boards());
     spawn_local(state.refresh_runs());
-    match View::from_query(&link::query()) {
-        Ok(view) => {
-            if let Some(&id) = view.runs.first() {
-                state.selected.set(Some(id));
-                spawn_local(state.load_results(id));
+    if let Some(id) = link::report_id() {
+        state.report.set(Some(id.clone()));
+        spawn_local(async move {
+            if let Some(report) = state.check(api::get::<Report>(&format!("/api/reports/{id}")).await) {
+                state.show(report.view);
             }
-            state.view.set(view);
+        });
+    } else {
+        match View::from_query(&link::query()) {
+            Ok(view) => state.show(view),
+            Err(message) => state.error.set(Some(message)),
         }
-        Err(message) => state.error.set(Some(message)),
     }
     // Keep the address bar on the view, so it can be bookmarked or sent.
     Effect::new(move |_| link::show(&state.view.get().to_query()));
@@ -472,6 +498,7 @@ fn Results(state: State) -> impl IntoView {
                 "Results"
                 {move || state.selected.get().map(|id| format!(" of run {id}"))}
             </h2>
+            <Share state />
             <ResultFilters state />
             {move || match (state.selected.get(), state.results.get()) {
                 (None, _) => muted("Pick a run to see its results."),
@@ -520,6 +547,7 @@ fn Charts(state: State, shown: Vec<BenchResult>) -> impl IntoView {
                 <input
                     type="checkbox"
                     id="chart-log"
+                    disabled=move || state.read_only()
                     prop:checked=log_scale
                     on:change=move |e| {
                         let on = event_target_checked(&e);
@@ -556,11 +584,69 @@ fn sort_header(state: State, column: Column) -> impl IntoView {
     };
     view! {
         <th class="num" aria-sort=aria>
-            <button class="sort" data-sort=column.key() on:click=toggle>
+            <button class="sort" data-sort=column.key() disabled=move || state.read_only() on:click=toggle>
                 {column.label()}
                 {arrow}
             </button>
         </th>
+    }
+}
+
+/// "Share": saves the view as a report and shows its link; on a report,
+/// says that it is one.
+#[component]
+fn Share(state: State) -> impl IntoView {
+    let link = RwSignal::new(None::<String>);
+    let share = move |_| {
+        let view = state.view.get_untracked();
+        spawn_local(async move {
+            let created = api::post::<_, ReportCreated>("/api/reports", &NewReport { view }).await;
+            if let Some(created) = state.check(created) {
+                link.set(Some(link::absolute(&created.url)));
+            }
+        });
+    };
+    view! {
+        <div class="share">
+            {move || match state.report.get() {
+                Some(id) => {
+                    Either::Left(
+                        view! {
+                            <p id="report-banner" class="muted">
+                                "Shared report " <code>{id}</code> ", read-only. "
+                                <a href="/">"Open the dashboard"</a>
+                            </p>
+                        },
+                    )
+                }
+                None => {
+                    Either::Right(
+                        view! {
+                            <button
+                                id="share"
+                                class="secondary"
+                                disabled=move || state.selected.get().is_none()
+                                on:click=share
+                            >
+                                "Share"
+                            </button>
+                            {move || {
+                                link.get()
+                                    .map(|url| {
+                                        let text = url.clone();
+                                        view! {
+                                            " "
+                                            <a id="share-link" href=url>
+                                                {text}
+                                            </a>
+                                        }
+                                    })
+                            }}
+                        },
+                    )
+                }
+            }}
+        </div>
     }
 }
 
@@ -580,6 +666,7 @@ fn ResultFilters(state: State) -> impl IntoView {
                 "Family "
                 <select
                     id="filter-family"
+                    disabled=move || state.read_only()
                     prop:value=family
                     on:change=move |e| {
                         choose(
@@ -599,6 +686,7 @@ fn ResultFilters(state: State) -> impl IntoView {
                 "Algorithm "
                 <select
                     id="filter-algorithm"
+                    disabled=move || state.read_only()
                     prop:value=algorithm
                     on:change=move |e| {
                         choose(
@@ -618,6 +706,7 @@ fn ResultFilters(state: State) -> impl IntoView {
                 "Operation "
                 <select
                     id="filter-operation"
+                    disabled=move || state.read_only()
                     prop:value=operation
                     on:change=move |e| {
                         choose(

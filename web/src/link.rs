@@ -16,3 +16,16 @@ pub fn show(query: &str) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
+
+/// The report id when the page is a shared report (`/reports/<id>`).
+pub fn report_id() -> Option<String> {
+    let path = web_sys::window()?.location().pathname().ok()?;
+    let id = path.strip_prefix("/reports/")?.trim_end_matches('/');
+    Some(id.to_string()).filter(|id| !id.is_empty())
+}
+
+/// `path` on this server, as a link to give someone.
+pub fn absolute(path: &str) -> String {
+    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    format!("{origin}{path}")
+}
