@@ -5,19 +5,17 @@
 mod api;
 mod browser;
 mod chart;
+mod events;
 mod format;
 mod link;
 
-use std::time::Duration;
-
-use gloo_timers::future::sleep;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use pqbench_types::view::{Column, Sort, View};
 use pqbench_types::{
     Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, Run,
-    RunRequest, Status,
+    RunProgress, RunRequest, Status,
 };
 use wasm_bindgen::prelude::*;
 
@@ -48,7 +46,6 @@ const WITH_CLASSICAL: &[&str] = &[
 /// the suite's own, so figures settle.
 const BROWSER_TIMES: &[(u32, &str)] = &[(1000, "1 s per operation"), (200, "0.2 s per operation")];
 
-const POLL_EVERY: Duration = Duration::from_secs(1);
 const RUNS_SHOWN: u32 = 50;
 
 #[wasm_bindgen(start)]
@@ -205,27 +202,68 @@ fn ErrorBanner(state: State) -> impl IntoView {
     }
 }
 
+/// What a board run can measure: (key, label, algorithms; none = all).
+const BOARD_SUITES: &[(&str, &str, &[&str])] = &[
+    ("quick", "ML-KEM-768 only (seconds)", &["ML-KEM-768"]),
+    ("post-quantum", "ML-KEM and ML-DSA, every level", POST_QUANTUM),
+    ("whole", "The whole suite", &[]),
+];
+
+/// A board run this page started and follows.
+#[derive(Clone)]
+struct BoardRun {
+    board: String,
+    id: Option<i64>,
+    progress: Option<RunProgress>,
+}
+
 #[component]
 fn Boards(state: State) -> impl IntoView {
-    // The board whose run this page is following, if any.
-    let running = RwSignal::new(None::<String>);
+    let running = RwSignal::new(None::<BoardRun>);
+    // A run the user cancelled ends `interrupted`; that is no error to show.
+    let cancelled = RwSignal::new(false);
+    let suite = RwSignal::new(BOARD_SUITES[0].0.to_owned());
+    let iterations = RwSignal::new(3u32);
 
     let start = move |board: String| {
         state.error.set(None);
-        running.set(Some(board.clone()));
+        cancelled.set(false);
+        running.set(Some(BoardRun { board: board.clone(), id: None, progress: None }));
+        let algorithms = BOARD_SUITES
+            .iter()
+            .find(|(key, _, _)| *key == suite.get_untracked())
+            .map(|(_, _, names)| {
+                names.iter().filter_map(|n| Algorithm::from_name(n).ok()).collect::<Vec<_>>()
+            })
+            .filter(|names| !names.is_empty());
+        let request = RunRequest {
+            board,
+            algorithms,
+            min_iterations: Some(iterations.get_untracked()),
+            min_time_ms: Some(0),
+            variant: None,
+        };
         spawn_local(async move {
-            // A short run, seconds on any board; `pqbench run` is for
-            // choosing algorithms and iterations.
-            let request = RunRequest {
-                board: board.clone(),
-                algorithms: Some(vec![Algorithm::MlKem768]),
-                min_iterations: Some(3),
-                min_time_ms: Some(0),
-                variant: None,
-            };
             if let Some(Created { id }) = state.check(api::post("/api/runs", &request).await) {
+                running.update(|r| {
+                    if let Some(r) = r {
+                        r.id = Some(id)
+                    }
+                });
                 state.refresh_runs().await;
-                follow(state, id).await;
+                let ended = events::follow(id, move |progress| {
+                    running.update(|r| {
+                        if let Some(r) = r {
+                            r.progress = Some(progress)
+                        }
+                    })
+                })
+                .await;
+                if let Err(message) = ended
+                    && !cancelled.get_untracked()
+                {
+                    state.error.set(Some(message));
+                }
                 state.refresh_runs().await;
                 state.select(id);
             }
@@ -233,10 +271,67 @@ fn Boards(state: State) -> impl IntoView {
             state.refresh_boards().await;
         });
     };
+    let cancel = move |_| {
+        let Some(id) = running.get_untracked().and_then(|r| r.id) else { return };
+        cancelled.set(true);
+        spawn_local(async move {
+            let _ =
+                state.check(api::post::<_, serde_json::Value>(&format!("/api/runs/{id}/cancel"), &()).await);
+        });
+    };
 
     view! {
         <section id="boards">
             <h2>"Boards"</h2>
+            <div class="browser-controls">
+                <select
+                    id="board-suite"
+                    prop:value=move || suite.get()
+                    on:change=move |e| suite.set(event_target_value(&e))
+                >
+                    {BOARD_SUITES
+                        .iter()
+                        .map(|(key, label, _)| view! { <option value=*key>{*label}</option> })
+                        .collect_view()}
+                </select>
+                <label class="muted">
+                    "At least "
+                    <input
+                        id="board-iterations"
+                        type="number"
+                        min="1"
+                        max="1000"
+                        prop:value=move || iterations.get().to_string()
+                        on:change=move |e| {
+                            if let Ok(n) = event_target_value(&e).parse::<u32>() {
+                                iterations.set(n.clamp(1, 1000));
+                            }
+                        }
+                    />
+                    " calls per operation"
+                </label>
+            </div>
+            {move || {
+                running
+                    .get()
+                    .map(|run| {
+                        let text = match &run.progress {
+                            None => format!("Starting {}…", run.board),
+                            Some(p) => describe_board_progress(p),
+                        };
+                        let (done, total) = run.progress.as_ref().map_or((0, 1), |p| (p.done, p.total.max(1)));
+                        view! {
+                            <div id="board-run">
+                                <progress id="board-progress-bar" max=total value=done></progress>
+                                <span id="board-progress">{text}</span>
+                                " "
+                                <button id="board-cancel" class="secondary" disabled=run.id.is_none() on:click=cancel>
+                                    "Cancel"
+                                </button>
+                            </div>
+                        }
+                    })
+            }}
             {move || match state.boards.get() {
                 Load::Loading => muted("Loading…"),
                 Load::Failed => muted("The boards could not be loaded."),
@@ -251,7 +346,7 @@ fn Boards(state: State) -> impl IntoView {
                                     let id = board.id.clone();
                                     let busy = {
                                         let id = board.id.clone();
-                                        move || running.get().as_deref() == Some(id.as_str())
+                                        move || running.get().is_some_and(|r| r.board == id)
                                     };
                                     view! {
                                         <li>
@@ -284,21 +379,22 @@ fn Boards(state: State) -> impl IntoView {
     }
 }
 
-fn muted(text: &'static str) -> AnyView {
-    view! { <p class="muted">{text}</p> }.into_any()
+fn describe_board_progress(p: &RunProgress) -> String {
+    let left = p
+        .eta_ms
+        .map(|ms| format!(", about {} left", format::duration_ms(Some(ms as f64))))
+        .unwrap_or_default();
+    format!(
+        "{} {}: {} of {} operations done{left}",
+        p.algorithm.as_str(),
+        p.operation.as_str(),
+        p.done,
+        p.total
+    )
 }
 
-/// Waits until run `id` is finished, checking once a second.
-async fn follow(state: State, id: i64) {
-    loop {
-        sleep(POLL_EVERY).await;
-        let Some(run) = state.check(api::get::<Run>(&format!("/api/runs/{id}")).await) else {
-            return;
-        };
-        if run.status.is_finished() {
-            return;
-        }
-    }
+fn muted(text: &'static str) -> AnyView {
+    view! { <p class="muted">{text}</p> }.into_any()
 }
 
 #[component]
