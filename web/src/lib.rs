@@ -14,8 +14,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use pqbench_types::view::{Column, Sort, View};
 use pqbench_types::{
-    Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, Run,
-    RunProgress, RunRequest, Status,
+    Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, ResultRow,
+    Run, RunProgress, RunRequest, Status,
 };
 use wasm_bindgen::prelude::*;
 
@@ -181,6 +181,7 @@ fn App() -> impl IntoView {
             <Boards state />
             <BrowserRun state />
             <Runs state />
+            <Compare state />
             <Results state />
         </main>
     }
@@ -530,6 +531,7 @@ fn Runs(state: State) -> impl IntoView {
                             <table>
                                 <thead>
                                     <tr>
+                                        <th title="Pick two or more to compare">"Compare"</th>
                                         <th>"Run"</th>
                                         <th>"Board"</th>
                                         <th>"Source"</th>
@@ -567,6 +569,25 @@ fn run_row(state: State, run: Run) -> impl IntoView {
                 }
             }
         >
+            <td on:click=|event| event.stop_propagation()>
+                <input
+                    type="checkbox"
+                    class="compare"
+                    data-run-id=id.to_string()
+                    aria-label=format!("Compare run {id}")
+                    disabled=move || state.read_only()
+                    prop:checked=move || state.view.get().runs.contains(&id)
+                    on:change=move |e| {
+                        let on = event_target_checked(&e);
+                        state.view.update(|view| {
+                            view.runs.retain(|&r| r != id);
+                            if on {
+                                view.runs.push(id);
+                            }
+                        });
+                    }
+                />
+            </td>
             <td>{id}</td>
             <td>
                 <code>{run.board}</code>
@@ -628,6 +649,121 @@ fn Results(state: State) -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// Two or more runs side by side: ops/s of each, and each run's ratio to
+/// the first picked (how many times faster), as the filters narrow them.
+#[component]
+fn Compare(state: State) -> impl IntoView {
+    let rows = RwSignal::new(Load::<Vec<ResultRow>>::Loading);
+    Effect::new(move |_| {
+        let runs = state.view.get().runs;
+        if runs.len() < 2 {
+            return;
+        }
+        rows.set(Load::Loading);
+        let list = runs.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+        spawn_local(async move {
+            let fetched = state.check(api::get(&format!("/api/results?run={list}&limit=20000")).await);
+            if state.view.get_untracked().runs == runs {
+                rows.update(|shown| shown.settle(fetched));
+            }
+        });
+    });
+    move || {
+        let view = state.view.get();
+        (view.runs.len() >= 2).then(|| {
+            let runs = view.runs.clone();
+            view! {
+                <section id="compare">
+                    <h2>{format!("Compare runs {}", runs.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", "))}</h2>
+                    {move || match rows.get() {
+                        Load::Loading => muted("Loading…"),
+                        Load::Failed => muted("The runs could not be loaded."),
+                        Load::Ready(rows) => compare_table(&state.view.get(), &rows).into_any(),
+                    }}
+                </section>
+            }
+        })
+    }
+}
+
+fn compare_table(view: &View, rows: &[ResultRow]) -> impl IntoView {
+    let runs = view.runs.clone();
+    let lines = pqbench_types::view::compare(&runs, rows, &view.filter);
+    if lines.is_empty() {
+        return muted("These runs have no results that match the filters.");
+    }
+    let label = |id: i64| {
+        rows.iter()
+            .find(|r| r.run_id == id)
+            .map_or_else(|| format!("run {id}"), |r| format!("run {id}: {} ({})", r.board, r.build_label))
+    };
+    let base = runs[0];
+    let headers = runs
+        .iter()
+        .map(|&id| view! { <th class="num" data-run=id.to_string()>{label(id)}" ops/s"</th> })
+        .collect_view();
+    let ratio_headers = runs[1..]
+        .iter()
+        .map(|&id| view! { <th class="num">{format!("run {id} ÷ run {base}")}</th> })
+        .collect_view();
+    let body = lines
+        .iter()
+        .map(|line| {
+            let cells = line
+                .by_run
+                .iter()
+                .zip(&runs)
+                .map(|(result, &id)| {
+                    let ops = result.and_then(|r| r.ops_per_sec);
+                    let text = match result {
+                        Some(r) if ops.is_none() => r.status.as_str().replace('_', " "),
+                        _ => format::rate(ops),
+                    };
+                    view! {
+                        <td class="num" data-run=id.to_string() data-field="ops_per_sec" data-value=ops.map(|v| v.to_string())>
+                            {text}
+                        </td>
+                    }
+                })
+                .collect_view();
+            let ratios = (1..runs.len())
+                .map(|index| {
+                    let ratio = line.ratio(Column::OpsPerSec, index);
+                    view! {
+                        <td class="num" data-ratio-run=runs[index].to_string() data-value=ratio.map(|v| v.to_string())>
+                            {ratio.map_or_else(|| format::MISSING.to_string(), |r| format!("{r:.3}×"))}
+                        </td>
+                    }
+                })
+                .collect_view();
+            view! {
+                <tr data-algorithm=line.algorithm.as_str() data-operation=line.operation.as_str()>
+                    <td>{line.algorithm.as_str()}</td>
+                    <td>{line.operation.as_str()}</td>
+                    {cells}
+                    {ratios}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="scroll">
+            <table>
+                <thead>
+                    <tr>
+                        <th>"Algorithm"</th>
+                        <th>"Operation"</th>
+                        {headers}
+                        {ratio_headers}
+                    </tr>
+                </thead>
+                <tbody>{body}</tbody>
+            </table>
+        </div>
+    }
+    .into_any()
 }
 
 /// The shown rows as charts: ops/s (longer is faster) and memory, in the

@@ -228,6 +228,51 @@ impl View {
     }
 }
 
+/// One (algorithm, operation) across compared runs: each run's result, in
+/// the order the runs were picked, where that run has one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compared<'r> {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    pub by_run: Vec<Option<&'r BenchResult>>,
+}
+
+impl Compared<'_> {
+    /// How many times the first run's figure in `column` the run at `index`
+    /// has (for ops/s: how many times faster). None where either has none.
+    pub fn ratio(&self, column: Column, index: usize) -> Option<f64> {
+        let base = self.by_run.first().copied().flatten().and_then(|r| column.value(r))?;
+        let other = self.by_run.get(index).copied().flatten().and_then(|r| column.value(r))?;
+        (base > 0.0).then(|| other / base)
+    }
+}
+
+/// Rows of several runs side by side: one line per (algorithm, operation)
+/// any of `runs` measured, in the order they first appear (runs in the
+/// order given, each in its suite order), filtered by `filter`.
+pub fn compare<'r>(runs: &[i64], rows: &'r [crate::ResultRow], filter: &Filter) -> Vec<Compared<'r>> {
+    let mut lines: Vec<Compared<'r>> = Vec::new();
+    for (index, &run) in runs.iter().enumerate() {
+        for row in rows.iter().filter(|row| row.run_id == run && filter.keeps(&row.result)) {
+            let r = &row.result;
+            let at = match lines.iter().position(|l| (l.algorithm, l.operation) == (r.algorithm, r.operation))
+            {
+                Some(at) => at,
+                None => {
+                    lines.push(Compared {
+                        algorithm: r.algorithm,
+                        operation: r.operation,
+                        by_run: alloc::vec![None; runs.len()],
+                    });
+                    lines.len() - 1
+                }
+            };
+            lines[at].by_run[index] = Some(r);
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec;
@@ -337,6 +382,34 @@ mod tests {
         assert!(json.contains(r#""column":"stack_bytes""#), "{json}");
         assert_eq!(serde_json::from_str::<View>(&json).unwrap(), view);
         assert!(serde_json::from_str::<View>(r#"{"sort_by":"x"}"#).is_err(), "unknown fields are refused");
+    }
+
+    #[test]
+    fn runs_compare_side_by_side_with_ratios_to_the_first() {
+        let on = |run_id: i64, result: BenchResult| crate::ResultRow {
+            run_id,
+            board: "b".into(),
+            source: crate::Source::Serial,
+            started_at: String::new(),
+            build_label: String::new(),
+            result,
+        };
+        let rows = vec![
+            on(2, row(Algorithm::X25519, Operation::Agree, Some(2000.0), None)),
+            on(2, row(Algorithm::MlKem768, Operation::Keygen, Some(4000.0), None)),
+            on(1, row(Algorithm::MlKem768, Operation::Keygen, Some(500.0), None)),
+            on(1, row(Algorithm::MlDsa65, Operation::Sign, None, None)),
+        ];
+        let lines = compare(&[1, 2], &rows, &Filter::default());
+        let names: Vec<_> = lines.iter().map(|l| (l.algorithm.as_str(), l.operation.as_str())).collect();
+        assert_eq!(names, [("ML-KEM-768", "keygen"), ("ML-DSA-65", "sign"), ("X25519", "agree")]);
+        assert_eq!(lines[0].ratio(Column::OpsPerSec, 1), Some(8.0));
+        assert_eq!(lines[0].ratio(Column::AvgMs, 1), Some(0.125));
+        assert_eq!(lines[1].ratio(Column::OpsPerSec, 1), None, "no figure, no ratio");
+        assert_eq!(lines[2].by_run[0], None, "run 1 did not measure X25519");
+        assert_eq!(lines[2].ratio(Column::OpsPerSec, 1), None);
+        let pqc = Filter { families: vec![Family::PostQuantum], ..Filter::default() };
+        assert_eq!(compare(&[1, 2], &rows, &pqc).len(), 2);
     }
 
     #[test]
