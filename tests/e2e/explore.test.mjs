@@ -143,6 +143,23 @@ test('filters narrow table and charts; the link and a shared report reopen the s
   await page.locator('#results button[data-sort="stack_bytes"]').click();
   await page.locator('#results th[aria-sort="descending"] button[data-sort="stack_bytes"]').waitFor();
   const shown = await shownOrder(page);
+
+  // The view exports as CSV and JSON: the same rows, in the same order,
+  // with the stored figures.
+  const download = async (id) => decodeURIComponent((await page.locator(id).getAttribute('href')).split(',').slice(1).join(','));
+  const csv = (await download('#export-csv')).trim().split('\n');
+  assert.equal(csv[0].split(',')[0], 'algorithm');
+  assert.deepEqual(csv.slice(1).map((line) => line.split(',').slice(0, 2).join(' ')), shown);
+  const opsColumn = csv[0].split(',').indexOf('ops_per_sec');
+  for (const line of csv.slice(1)) {
+    const [algorithm, operation] = line.split(',');
+    const storedRow = stored.find((r) => r.algorithm === algorithm && r.operation === operation);
+    const cell = line.split(',')[opsColumn];
+    assert.equal(cell === '' ? null : Number(cell), storedRow.ops_per_sec, `${algorithm} ${operation}`);
+  }
+  const json = JSON.parse(await download('#export-json'));
+  assert.deepEqual(json.results.map(key), shown);
+  assert.deepEqual(json.view.filter.families, ['pqc']);
   const link = page.url();
   assert.match(link, /family=pqc/);
   assert.match(link, /operation=keygen/);

@@ -642,6 +642,7 @@ fn Results(state: State) -> impl IntoView {
                                 <tbody>{shown.iter().cloned().map(result_row).collect_view()}</tbody>
                             </table>
                         </div>
+                        {exports(&view, &shown)}
                         <Charts state shown />
                     }
                         .into_any()
@@ -764,6 +765,28 @@ fn compare_table(view: &View, rows: &[ResultRow]) -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// The shown rows, in their order, as files: CSV in `pqbench export`'s
+/// columns, and JSON with the view that chose them.
+fn exports(view: &View, shown: &[BenchResult]) -> impl IntoView + use<> {
+    let name = view.runs.first().map_or_else(|| "pqbench".to_string(), |id| format!("pqbench-run-{id}"));
+    let csv = pqbench_types::export::csv(shown);
+    let json = serde_json::json!({ "view": view, "results": shown }).to_string();
+    let href =
+        |mime: &str, text: &str| format!("data:{mime};charset=utf-8,{}", js_sys::encode_uri_component(text));
+    view! {
+        <p class="exports">
+            "Download these rows: "
+            <a id="export-csv" href=href("text/csv", &csv) download=format!("{name}.csv")>
+                "CSV"
+            </a>
+            " · "
+            <a id="export-json" href=href("application/json", &json) download=format!("{name}.json")>
+                "JSON"
+            </a>
+        </p>
+    }
 }
 
 /// The shown rows as charts: ops/s (longer is faster) and memory, in the

@@ -33,3 +33,6 @@ pub use dashboard::{
 
 #[cfg(feature = "alloc")]
 pub mod view;
+
+#[cfg(feature = "alloc")]
+pub mod export;

@@ -1,0 +1,127 @@
+//! Results as CSV text, the columns and spelling of `pqbench export
+//! --format csv`, so a table downloaded from the dashboard and one exported
+//! on the command line read the same.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use crate::BenchResult;
+
+/// The columns, in `BenchResult`'s field order (as the server's CSV writer
+/// names them).
+pub const CSV_FIELDS: &[&str] = &[
+    "algorithm",
+    "operation",
+    "status",
+    "iterations",
+    "total_seconds",
+    "avg_ms",
+    "ops_per_sec",
+    "min_ms",
+    "median_ms",
+    "max_ms",
+    "cycles_per_op",
+    "ticks_per_op",
+    "tick_unit",
+    "bytes_per_sec",
+    "heap_bytes",
+    "heap_allocs",
+    "stack_bytes",
+    "note",
+];
+
+/// A header line and a line per row. A figure not measured is an empty
+/// field, never 0.
+pub fn csv<'r>(rows: impl IntoIterator<Item = &'r BenchResult>) -> String {
+    let mut out = CSV_FIELDS.join(",");
+    out.push('\n');
+    for r in rows {
+        let number = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let integer = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let fields = [
+            quoted(r.algorithm.as_str()),
+            quoted(r.operation.as_str()),
+            quoted(r.status.as_str()),
+            integer(r.iterations),
+            number(r.total_seconds),
+            number(r.avg_ms),
+            number(r.ops_per_sec),
+            number(r.min_ms),
+            number(r.median_ms),
+            number(r.max_ms),
+            number(r.cycles_per_op),
+            number(r.ticks_per_op),
+            r.tick_unit.as_deref().map(quoted).unwrap_or_default(),
+            number(r.bytes_per_sec),
+            integer(r.heap_bytes),
+            integer(r.heap_allocs),
+            integer(r.stack_bytes),
+            r.note.as_deref().map(quoted).unwrap_or_default(),
+        ];
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// RFC 4180: a field with a comma, quote or line break is quoted, with
+/// quotes doubled.
+fn quoted(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::{Algorithm, Operation, Status};
+
+    #[test]
+    fn columns_follow_the_fields_and_missing_figures_stay_empty() {
+        let result = BenchResult {
+            algorithm: Algorithm::MlDsa44,
+            operation: Operation::Sign,
+            status: Status::DoesNotFit,
+            iterations: None,
+            total_seconds: None,
+            avg_ms: None,
+            ops_per_sec: None,
+            min_ms: None,
+            median_ms: None,
+            max_ms: None,
+            cycles_per_op: None,
+            ticks_per_op: None,
+            tick_unit: None,
+            bytes_per_sec: None,
+            heap_bytes: None,
+            heap_allocs: None,
+            stack_bytes: None,
+            note: Some("does not fit (needs 72,876 bytes), \"stack\"".into()),
+        };
+        // The fields serde names, in order, are the columns.
+        let json = serde_json::to_string(&result).unwrap();
+        let mut at = 0;
+        for field in CSV_FIELDS {
+            let found = json[at..].find(&format!("\"{field}\":")).expect(field);
+            at += found;
+        }
+        let mut ok = result.clone();
+        ok.status = Status::Ok;
+        ok.ops_per_sec = Some(208.5);
+        ok.stack_bytes = Some(0);
+        ok.note = None;
+        let text = csv(vec![&result, &ok]);
+        let lines: vec::Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], CSV_FIELDS.join(","));
+        assert_eq!(
+            lines[1],
+            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\""
+        );
+        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,");
+    }
+}
