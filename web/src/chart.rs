@@ -56,8 +56,25 @@ pub fn memory(rows: &[BenchResult]) -> BarChart {
     }
 }
 
+/// Anything `pqbench-plot` draws.
+pub trait Svg {
+    fn to_svg(&self) -> String;
+}
+
+impl Svg for BarChart {
+    fn to_svg(&self) -> String {
+        BarChart::to_svg(self)
+    }
+}
+
+impl Svg for pqbench_plot::LineChart {
+    fn to_svg(&self) -> String {
+        pqbench_plot::LineChart::to_svg(self)
+    }
+}
+
 /// A chart drawn inline, with a link that downloads the same SVG.
-pub fn figure(id: &'static str, file: &'static str, chart: BarChart) -> impl IntoView {
+pub fn figure(id: &'static str, file: &'static str, chart: impl Svg) -> impl IntoView {
     let svg = chart.to_svg();
     let href = format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&svg));
     view! {

@@ -85,6 +85,8 @@ struct State {
     view: RwSignal<View>,
     /// The shared report this page shows, read-only, if it is one.
     report: RwSignal<Option<String>>,
+    /// The (board, algorithm, operation) whose history is shown.
+    history: RwSignal<Option<(String, Algorithm, Operation)>>,
     error: RwSignal<Option<String>>,
 }
 
@@ -97,6 +99,7 @@ impl State {
             results: RwSignal::new(Load::Loading),
             view: RwSignal::new(View::default()),
             report: RwSignal::new(None),
+            history: RwSignal::new(None),
             error: RwSignal::new(None),
         }
     }
@@ -183,6 +186,7 @@ fn App() -> impl IntoView {
             <Runs state />
             <Compare state />
             <Results state />
+            <History state />
         </main>
     }
 }
@@ -639,7 +643,7 @@ fn Results(state: State) -> impl IntoView {
                                         {Column::ALL.iter().map(|&column| sort_header(state, column)).collect_view()}
                                     </tr>
                                 </thead>
-                                <tbody>{shown.iter().cloned().map(result_row).collect_view()}</tbody>
+                                <tbody>{shown.iter().cloned().map(|r| result_row(state, r)).collect_view()}</tbody>
                             </table>
                         </div>
                         {exports(&view, &shown)}
@@ -649,6 +653,108 @@ fn Results(state: State) -> impl IntoView {
                 }
             }}
         </section>
+    }
+}
+
+/// One operation on one board across its runs, oldest first: a line of
+/// ops/s, and the runs in a table, a change beyond the runs' own spread
+/// flagged.
+#[component]
+fn History(state: State) -> impl IntoView {
+    let rows = RwSignal::new(Load::<Vec<ResultRow>>::Loading);
+    Effect::new(move |_| {
+        let Some((board, algorithm, operation)) = state.history.get() else { return };
+        rows.set(Load::Loading);
+        let path = format!(
+            "/api/results?board={}&algorithm={}&operation={}&limit=20000",
+            js_sys::encode_uri_component(&board),
+            algorithm.as_str(),
+            operation.as_str()
+        );
+        spawn_local(async move {
+            let mut fetched: Option<Vec<ResultRow>> = state.check(api::get(&path).await);
+            // The API gives the newest first; a history reads left to right.
+            if let Some(rows) = fetched.as_mut() {
+                rows.reverse();
+            }
+            rows.update(|shown| shown.settle(fetched));
+        });
+    });
+    move || {
+        state.history.get().map(|(board, algorithm, operation)| {
+            let title = format!("{} {} on {board}", algorithm.as_str(), operation.as_str());
+            view! {
+                <section id="history">
+                    <h2>"History: " {title.clone()}</h2>
+                    {move || match rows.get() {
+                        Load::Loading => muted("Loading…"),
+                        Load::Failed => muted("The history could not be loaded."),
+                        Load::Ready(rows) if rows.is_empty() => muted("No runs measured this."),
+                        Load::Ready(rows) => history_view(&title, &rows).into_any(),
+                    }}
+                </section>
+            }
+        })
+    }
+}
+
+fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
+    let flags: Vec<bool> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| i > 0 && pqbench_types::view::changed(&rows[i - 1].result, &row.result) == Some(true))
+        .collect();
+    let chart = pqbench_plot::LineChart {
+        title: format!("{title}: operations per second"),
+        points: rows
+            .iter()
+            .zip(&flags)
+            .map(|(row, &flagged)| pqbench_plot::Point {
+                label: format!("run {}", row.run_id),
+                value: row.result.ops_per_sec,
+                text: format::rate(row.result.ops_per_sec),
+                flagged,
+            })
+            .collect(),
+    };
+    let table = rows
+        .iter()
+        .zip(&flags)
+        .map(|(row, &flagged)| {
+            let r = &row.result;
+            view! {
+                <tr data-run-id=row.run_id.to_string() data-changed=flagged.to_string()>
+                    <td>{row.run_id}</td>
+                    <td title=row.started_at.clone()>{format::timestamp(&row.started_at)}</td>
+                    <td>{row.build_label.clone()}</td>
+                    <td class="num" data-field="ops_per_sec" data-value=r.ops_per_sec.map(|v| v.to_string())>
+                        {format::rate(r.ops_per_sec)}
+                    </td>
+                    <td class="num">
+                        {format!("{} – {}", format::duration_ms(r.min_ms), format::duration_ms(r.max_ms))}
+                    </td>
+                    <td>{flagged.then_some("changed beyond the spread")}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        {chart::figure("chart-history", "pqbench-history.svg", chart)}
+        <div class="scroll">
+            <table>
+                <thead>
+                    <tr>
+                        <th>"Run"</th>
+                        <th>"Started"</th>
+                        <th>"Build"</th>
+                        <th class="num">"ops/s"</th>
+                        <th class="num">"Min – max per call"</th>
+                        <th>"Change"</th>
+                    </tr>
+                </thead>
+                <tbody>{table}</tbody>
+            </table>
+        </div>
     }
 }
 
@@ -990,7 +1096,17 @@ fn family_label(family: Family) -> &'static str {
     }
 }
 
-fn result_row(r: BenchResult) -> impl IntoView {
+fn result_row(state: State, r: BenchResult) -> impl IntoView {
+    let (algorithm, operation) = (r.algorithm, r.operation);
+    let show_history = move |_| {
+        let board = state.selected.get_untracked().and_then(|id| match state.runs.get_untracked() {
+            Load::Ready(runs) => runs.into_iter().find(|run| run.id == id).map(|run| run.board),
+            _ => None,
+        });
+        if let Some(board) = board {
+            state.history.set(Some((board, algorithm, operation)));
+        }
+    };
     let status = r.status.as_str();
     let figure = |field: &'static str, value: Option<f64>, text: String| {
         view! {
@@ -1002,7 +1118,13 @@ fn result_row(r: BenchResult) -> impl IntoView {
     let integer = |v: Option<u64>| v.map(|v| v as f64);
     view! {
         <tr data-algorithm=r.algorithm.as_str() data-operation=r.operation.as_str() data-status=status>
-            <td data-field="algorithm">{r.algorithm.as_str()}</td>
+            <td data-field="algorithm">
+                {r.algorithm.as_str()}
+                " "
+                <button class="history-link" title="This operation on this board over time" on:click=show_history>
+                    "history"
+                </button>
+            </td>
             <td data-field="operation">{r.operation.as_str()}</td>
             <td data-field="status">
                 {if r.status == Status::Ok {

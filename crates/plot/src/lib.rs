@@ -9,6 +9,7 @@
 
 extern crate alloc;
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write;
@@ -130,6 +131,90 @@ impl BarChart {
     }
 }
 
+/// One point of a history: its label (a run), its value and the text
+/// shown for it, and whether it changed from the point before by more
+/// than the runs' own spread.
+pub struct Point {
+    pub label: String,
+    pub value: Option<f64>,
+    pub text: String,
+    pub flagged: bool,
+}
+
+/// A figure over runs, oldest first: a line through the measured points,
+/// a gap where a run has none, flagged changes in another colour.
+pub struct LineChart {
+    pub title: String,
+    pub points: Vec<Point>,
+}
+
+impl LineChart {
+    pub fn to_svg(&self) -> String {
+        const HEIGHT: f64 = 260.0;
+        const PLOT_TOP: f64 = 36.0;
+        const PLOT_BOTTOM: f64 = HEIGHT - 44.0;
+        const LEFT: f64 = 60.0;
+        const RIGHT: f64 = WIDTH - 20.0;
+        let max = self.points.iter().filter_map(|p| p.value).fold(0.0_f64, f64::max);
+        let step = if self.points.len() > 1 { (RIGHT - LEFT) / (self.points.len() - 1) as f64 } else { 0.0 };
+        let x = |i: usize| if self.points.len() > 1 { LEFT + i as f64 * step } else { (LEFT + RIGHT) / 2.0 };
+        // From zero, so a change looks as large as it is.
+        let y =
+            |v: f64| if max > 0.0 { PLOT_BOTTOM - v / max * (PLOT_BOTTOM - PLOT_TOP) } else { PLOT_BOTTOM };
+        let mut svg = String::new();
+        let _ = write!(
+            svg,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" font-family="system-ui, sans-serif" font-size="12" role="img"><title>{}</title><rect width="100%" height="100%" fill="#fff"/><text x="8" y="18" font-size="14" font-weight="600">{}</text><line x1="{LEFT}" y1="{PLOT_BOTTOM}" x2="{RIGHT}" y2="{PLOT_BOTTOM}" stroke="#c8d0da"/>"##,
+            escape(&self.title),
+            escape(&self.title),
+        );
+        // Runs of consecutive measured points are joined; a run without a
+        // figure breaks the line.
+        let mut segment: Vec<String> = Vec::new();
+        let flush = |segment: &mut Vec<String>, svg: &mut String| {
+            if segment.len() > 1 {
+                let _ = write!(
+                    svg,
+                    r##"<polyline fill="none" stroke="#2456c7" stroke-width="2" points="{}"/>"##,
+                    segment.join(" ")
+                );
+            }
+            segment.clear();
+        };
+        for (i, point) in self.points.iter().enumerate() {
+            match point.value {
+                Some(v) => segment.push(format!("{:.1},{:.1}", x(i), y(v))),
+                None => flush(&mut segment, &mut svg),
+            }
+        }
+        flush(&mut segment, &mut svg);
+        for (i, point) in self.points.iter().enumerate() {
+            let _ = write!(
+                svg,
+                r##"<text x="{:.1}" y="{}" text-anchor="middle" fill="#667">{}</text>"##,
+                x(i),
+                PLOT_BOTTOM + 16.0,
+                escape(&point.label)
+            );
+            if let Some(v) = point.value {
+                let colour = if point.flagged { "#c0392b" } else { "#2456c7" };
+                let _ = write!(
+                    svg,
+                    r##"<circle class="point" cx="{:.1}" cy="{:.1}" r="4" fill="{colour}" data-value="{v}" data-flagged="{}"/><text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
+                    x(i),
+                    y(v),
+                    point.flagged,
+                    x(i),
+                    y(v) - 8.0,
+                    escape(&point.text)
+                );
+            }
+        }
+        svg.push_str("</svg>");
+        svg
+    }
+}
+
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -180,7 +265,7 @@ fn libm_ceil(x: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use alloc::{format, vec};
+    use alloc::vec;
 
     use super::*;
 
@@ -217,6 +302,29 @@ mod tests {
         assert!((log.bar_length(100.0) - log.bar_length(10.0) - decade).abs() < 1e-6);
         assert!((log.bar_length(10_000.0) - BAR_AREA).abs() < 1e-6);
         assert!((log10(1234.5) - 3.091_491_094_267_951).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_history_breaks_its_line_where_a_run_has_no_figure() {
+        let point =
+            |value: Option<f64>, flagged| Point { label: "r".into(), value, text: "t".into(), flagged };
+        let joined =
+            LineChart { title: "h".into(), points: vec![point(Some(1.0), false), point(Some(2.0), true)] };
+        let svg = joined.to_svg();
+        assert_eq!(svg.matches("<polyline").count(), 1);
+        assert_eq!(svg.matches(r#"data-flagged="true""#).count(), 1);
+        let broken = LineChart {
+            title: "h".into(),
+            points: vec![
+                point(Some(1.0), false),
+                point(None, false),
+                point(Some(2.0), false),
+                point(Some(3.0), false),
+            ],
+        };
+        let svg = broken.to_svg();
+        assert_eq!(svg.matches("<polyline").count(), 1, "a lone point before the gap has no line");
+        assert_eq!(svg.matches(r#"class="point""#).count(), 3);
     }
 
     #[test]

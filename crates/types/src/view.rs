@@ -273,6 +273,16 @@ pub fn compare<'r>(runs: &[i64], rows: &'r [crate::ResultRow], filter: &Filter) 
     lines
 }
 
+/// Whether a run's figure moved from the run before by more than the two
+/// runs' own spread: their ranges of per-call time (min to max) do not
+/// overlap. Noise moves a median inside that range; a change of code or
+/// build moves the whole range. None where either run has no range.
+pub fn changed(before: &BenchResult, after: &BenchResult) -> Option<bool> {
+    let range = |r: &BenchResult| Some((r.min_ms?, r.max_ms?));
+    let ((low, high), (new_low, new_high)) = (range(before)?, range(after)?);
+    Some(new_low > high || new_high < low)
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec;
@@ -410,6 +420,20 @@ mod tests {
         assert_eq!(lines[2].ratio(Column::OpsPerSec, 1), None);
         let pqc = Filter { families: vec![Family::PostQuantum], ..Filter::default() };
         assert_eq!(compare(&[1, 2], &rows, &pqc).len(), 2);
+    }
+
+    #[test]
+    fn a_change_is_flagged_only_beyond_both_runs_spread() {
+        let timed = |min: f64, max: f64| BenchResult {
+            min_ms: Some(min),
+            max_ms: Some(max),
+            ..row(Algorithm::MlKem768, Operation::Keygen, Some(1.0), None)
+        };
+        assert_eq!(changed(&timed(1.0, 1.2), &timed(1.1, 1.3)), Some(false), "overlapping: noise");
+        assert_eq!(changed(&timed(1.0, 1.2), &timed(1.3, 1.4)), Some(true), "slower beyond the spread");
+        assert_eq!(changed(&timed(1.0, 1.2), &timed(0.5, 0.9)), Some(true), "faster beyond the spread");
+        let untimed = row(Algorithm::MlKem768, Operation::Keygen, None, None);
+        assert_eq!(changed(&timed(1.0, 1.2), &untimed), None);
     }
 
     #[test]

@@ -1,0 +1,57 @@
+// History: one operation on one board across runs and builds, with a
+// change flagged only where it is larger than the runs' own spread.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+
+let server;
+let chromium;
+
+before(async () => {
+  server = await startServer();
+  chromium = await launchBrowser();
+});
+
+after(async () => {
+  await chromium?.close();
+  await server?.stop();
+});
+
+async function run(variant) {
+  const { id } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ board: 'qemu-mps2-an386', variant, algorithms: ['ML-KEM-768'], min_iterations: 3, min_time_ms: 0 }),
+  });
+  assert.equal((await waitForRun(server, id)).status, 'complete');
+  return id;
+}
+
+test('a history flags the build that changed the figure, not the repeat', async () => {
+  // The emulated board repeats exactly; the RustCrypto build differs.
+  const first = await run('opt-s');
+  const repeat = await run('opt-s');
+  const other = await run('opt-s-rustcrypto');
+
+  const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.base}/?runs=${other}`);
+  await page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="keygen"] button.history-link').click();
+  await page.locator('#history tbody tr').nth(2).waitFor();
+
+  const rows = await page.locator('#history tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [Number(tr.dataset.runId), tr.dataset.changed]));
+  assert.deepEqual(rows, [[first, 'false'], [repeat, 'false'], [other, 'true']], 'oldest first; only the new build is flagged');
+  const points = await page.locator('#chart-history circle.point').evaluateAll((cs) =>
+    cs.map((c) => [Number(c.getAttribute('data-value')), c.getAttribute('data-flagged')]));
+  const stored = [];
+  for (const id of [first, repeat, other]) {
+    const keygen = (await server.api(`/api/runs/${id}/results`)).find((r) => r.operation === 'keygen');
+    stored.push([keygen.ops_per_sec, id === other ? 'true' : 'false']);
+  }
+  assert.deepEqual(points, stored, 'the chart plots the stored ops/s');
+  await page.locator('#history').screenshot({ path: join(screenshots, 'history.png') });
+  assert.deepEqual(errors, []);
+});
