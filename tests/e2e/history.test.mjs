@@ -53,5 +53,14 @@ test('a history flags the build that changed the figure, not the repeat', async 
   }
   assert.deepEqual(points, stored, 'the chart plots the stored ops/s');
   await page.locator('#history').screenshot({ path: join(screenshots, 'history.png') });
+
+  // The history is part of the link.
+  assert.match(page.url(), /history=ML-KEM-768,keygen,qemu-mps2-an386/);
+  const fresh = await chromium.browser.newContext();
+  const linked = await fresh.newPage();
+  await linked.goto(page.url());
+  await linked.locator('#history tbody tr').nth(2).waitFor();
+  assert.equal(await linked.locator('#history tr[data-changed="true"]').count(), 1);
+  await fresh.close();
   assert.deepEqual(errors, []);
 });

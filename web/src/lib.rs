@@ -12,7 +12,7 @@ mod link;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_types::view::{Column, Sort, View};
+use pqbench_types::view::{Column, HistoryOf, Sort, View};
 use pqbench_types::{
     Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, ResultRow,
     Run, RunProgress, RunRequest, Status,
@@ -85,8 +85,6 @@ struct State {
     view: RwSignal<View>,
     /// The shared report this page shows, read-only, if it is one.
     report: RwSignal<Option<String>>,
-    /// The (board, algorithm, operation) whose history is shown.
-    history: RwSignal<Option<(String, Algorithm, Operation)>>,
     error: RwSignal<Option<String>>,
 }
 
@@ -99,7 +97,6 @@ impl State {
             results: RwSignal::new(Load::Loading),
             view: RwSignal::new(View::default()),
             report: RwSignal::new(None),
-            history: RwSignal::new(None),
             error: RwSignal::new(None),
         }
     }
@@ -662,8 +659,10 @@ fn Results(state: State) -> impl IntoView {
 #[component]
 fn History(state: State) -> impl IntoView {
     let rows = RwSignal::new(Load::<Vec<ResultRow>>::Loading);
+    // Only a new choice of history fetches again, not a new sort or filter.
+    let chosen = Memo::new(move |_| state.view.get().history);
     Effect::new(move |_| {
-        let Some((board, algorithm, operation)) = state.history.get() else { return };
+        let Some(HistoryOf { board, algorithm, operation }) = chosen.get() else { return };
         rows.set(Load::Loading);
         let path = format!(
             "/api/results?board={}&algorithm={}&operation={}&limit=20000",
@@ -681,7 +680,7 @@ fn History(state: State) -> impl IntoView {
         });
     });
     move || {
-        state.history.get().map(|(board, algorithm, operation)| {
+        chosen.get().map(|HistoryOf { board, algorithm, operation }| {
             let title = format!("{} {} on {board}", algorithm.as_str(), operation.as_str());
             view! {
                 <section id="history">
@@ -1104,7 +1103,7 @@ fn result_row(state: State, r: BenchResult) -> impl IntoView {
             _ => None,
         });
         if let Some(board) = board {
-            state.history.set(Some((board, algorithm, operation)));
+            state.view.update(|view| view.history = Some(HistoryOf { board, algorithm, operation }));
         }
     };
     let status = r.status.as_str();

@@ -133,6 +133,17 @@ pub struct View {
     pub log_scale: bool,
     /// Free text a report's author gives it.
     pub title: Option<String>,
+    /// The operation whose history on a board is shown, if one is.
+    pub history: Option<HistoryOf>,
+}
+
+/// One operation on one board, over its runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryOf {
+    pub board: String,
+    pub algorithm: Algorithm,
+    pub operation: Operation,
 }
 
 impl View {
@@ -185,6 +196,10 @@ impl View {
         if self.log_scale {
             add("scale", "log".into());
         }
+        if let Some(h) = &self.history {
+            let board = percent_encode(&h.board);
+            add("history", alloc::format!("{},{},{board}", h.algorithm.as_str(), h.operation.as_str()));
+        }
         pairs.join("&")
     }
 
@@ -219,6 +234,24 @@ impl View {
                 }
                 "dir" => descending = value != "asc",
                 "scale" => view.log_scale = value == "log",
+                "history" => {
+                    let mut parts = value.splitn(3, ',');
+                    let (Some(algorithm), Some(operation), Some(board)) =
+                        (parts.next(), parts.next(), parts.next())
+                    else {
+                        return Err(alloc::format!(
+                            "a history link needs algorithm,operation,board: {value:?}"
+                        ));
+                    };
+                    view.history = Some(HistoryOf {
+                        board: percent_decode(board)
+                            .ok_or_else(|| alloc::format!("bad board {board:?} in the link"))?,
+                        algorithm: Algorithm::from_name(algorithm)
+                            .map_err(|_| alloc::format!("unknown algorithm {algorithm:?} in the link"))?,
+                        operation: Operation::from_name(operation)
+                            .map_err(|_| alloc::format!("unknown operation {operation:?} in the link"))?,
+                    });
+                }
                 // Other parameters belong to the page (e.g. a report id).
                 _ => {}
             }
@@ -226,6 +259,37 @@ impl View {
         view.sort = column.map(|column| Sort { column, descending });
         Ok(view)
     }
+}
+
+/// A board id in a query: ids hold `:` and `/` (`serial:/dev/ttyACM0`),
+/// so every byte but letters, digits and `-._~:` is escaped.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~:".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&alloc::format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = core::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// One (algorithm, operation) across compared runs: each run's result, in
@@ -387,6 +451,7 @@ mod tests {
             sort: Some(Sort { column: Column::StackBytes, descending: true }),
             log_scale: true,
             title: Some("ML-KEM on two boards".into()),
+            history: None,
         };
         let json = serde_json::to_string(&view).unwrap();
         assert!(json.contains(r#""column":"stack_bytes""#), "{json}");
@@ -448,6 +513,7 @@ mod tests {
             sort: Some(Sort { column: Column::MedianMs, descending: false }),
             log_scale: true,
             title: None,
+            history: None,
         };
         let query = view.to_query();
         assert_eq!(
@@ -459,5 +525,18 @@ mod tests {
         assert_eq!(View::from_query(""), Ok(View::default()));
         assert!(View::from_query("algorithm=Kyber768").unwrap_err().contains("Kyber768"));
         assert!(View::from_query("runs=0").is_err());
+
+        let history = View {
+            history: Some(HistoryOf {
+                board: "serial:/dev/ttyACM0 #2".into(),
+                algorithm: Algorithm::MlDsa65,
+                operation: Operation::Sign,
+            }),
+            ..View::default()
+        };
+        assert_eq!(history.to_query(), "history=ML-DSA-65,sign,serial:%2Fdev%2FttyACM0%20%232");
+        assert_eq!(View::from_query(&history.to_query()), Ok(history));
+        assert!(View::from_query("history=ML-DSA-65,sign").is_err());
+        assert!(View::from_query("history=ML-DSA-65,sign,%zz").is_err());
     }
 }
