@@ -319,7 +319,8 @@ async fn events_and_cancel_answer_clearly_for_runs_they_cannot_follow() {
 async fn reports_are_created_read_back_and_never_changed() {
     let server = common::start_server(&[]).await;
     let view = json!({"runs": [3, 1], "filter": {"families": [], "algorithms": ["ML-KEM-768"], "operations": []},
-            "sort": {"column": "stack_bytes", "descending": false}, "log_scale": true, "title": "Ärger"});
+            "sort": {"column": "stack_bytes", "descending": false}, "log_scale": true, "title": "Ärger",
+            "history": {"board": "serial:/dev/ttyACM0", "algorithm": "ML-KEM-768", "operation": "keygen"}});
     let (status, created) = server.post("/api/reports", &json!({"view": view})).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
