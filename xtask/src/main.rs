@@ -431,6 +431,8 @@ impl Project {
             "--no-default-features",
             "--all-targets",
         ]))?;
+        step("fuzz the wolfCrypt parser (60 s)");
+        fuzz_log_parsers(self, 60)?;
         step("browser tests (headless Chromium)");
         run(Command::new("node")
             .args(["--test", "--test-concurrency=1"])
@@ -439,6 +441,54 @@ impl Project {
             .env("PQBENCH_BIN", self.server_binary())
             .current_dir(self.root.join("tests/e2e")))
     }
+}
+
+/// Builds `fuzz/` (the log parsers under libFuzzer) with the flags
+/// cargo-fuzz would use, so a fresh machine needs no cargo-fuzz, into its
+/// own target directory (sanitizer flags would otherwise invalidate the host
+/// build's cache), then runs it for `seconds` from the parsers' test data.
+/// A crash (a panic in a parser, or AddressSanitizer's finding) fails.
+fn fuzz_log_parsers(project: &Project, seconds: u32) -> Result<()> {
+    let fuzz = project.root.join("fuzz");
+    let target_dir = project.target.join("fuzz");
+    let host =
+        String::from_utf8(Command::new("rustc").arg("-vV").output().context("running rustc -vV")?.stdout)?
+            .lines()
+            .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
+            .context("rustc -vV names no host")?;
+    // `--target` keeps these flags off build scripts and proc macros.
+    // AddressSanitizer is a nightly flag; RUSTC_BOOTSTRAP lets the stable
+    // compiler take it, as cargo-fuzz does on a nightly one.
+    let rustflags = [
+        "-Cpasses=sancov-module",
+        "-Cllvm-args=-sanitizer-coverage-level=4",
+        "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+        "-Cllvm-args=-sanitizer-coverage-pc-table",
+        "-Cllvm-args=-sanitizer-coverage-trace-compares",
+        "--cfg fuzzing",
+        "-Zsanitizer=address",
+        "-Cdebug-assertions",
+        "-Coverflow-checks",
+    ]
+    .join(" ");
+    run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--release", "--bin", "parse_logs", "--target", &host, "--target-dir"])
+        .arg(&target_dir)
+        .env("RUSTFLAGS", rustflags)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .current_dir(&fuzz))?;
+    let corpus = target_dir.join("corpus");
+    let artifacts = target_dir.join("artifacts");
+    std::fs::create_dir_all(&corpus)?;
+    std::fs::create_dir_all(&artifacts)?;
+    // libFuzzer exits non-zero on a crash, a leak or the RSS limit.
+    run(Command::new(target_dir.join(&host).join("release").join("parse_logs"))
+        .arg(&corpus)
+        // Seeds: the real logs the tests read.
+        .arg(project.root.join("tests/samples"))
+        .arg(format!("-max_total_time={seconds}"))
+        .args(["-rss_limit_mb=2048", "-max_len=65536", "-print_final_stats=1"])
+        .arg(format!("-artifact_prefix={}/", artifacts.display())))
 }
 
 /// rustup's cargo for the host, whatever cargo called us.

@@ -28,6 +28,7 @@ pub const CSV_FIELDS: &[&str] = &[
     "heap_allocs",
     "stack_bytes",
     "note",
+    "code_bytes",
 ];
 
 /// A header line and a line per row. A figure not measured is an empty
@@ -57,6 +58,7 @@ pub fn csv<'r>(rows: impl IntoIterator<Item = &'r BenchResult>) -> String {
             integer(r.heap_allocs),
             integer(r.stack_bytes),
             r.note.as_deref().map(quoted).unwrap_or_default(),
+            integer(r.code_bytes),
         ];
         out.push_str(&fields.join(","));
         out.push('\n');
@@ -84,24 +86,8 @@ mod tests {
     #[test]
     fn columns_follow_the_fields_and_missing_figures_stay_empty() {
         let result = BenchResult {
-            algorithm: Algorithm::MlDsa44,
-            operation: Operation::Sign,
-            status: Status::DoesNotFit,
-            iterations: None,
-            total_seconds: None,
-            avg_ms: None,
-            ops_per_sec: None,
-            min_ms: None,
-            median_ms: None,
-            max_ms: None,
-            cycles_per_op: None,
-            ticks_per_op: None,
-            tick_unit: None,
-            bytes_per_sec: None,
-            heap_bytes: None,
-            heap_allocs: None,
-            stack_bytes: None,
             note: Some("does not fit (needs 72,876 bytes), \"stack\"".into()),
+            ..BenchResult::unmeasured(Algorithm::MlDsa44, Operation::Sign, Status::DoesNotFit)
         };
         // The fields serde names, in order, are the columns.
         let json = serde_json::to_string(&result).unwrap();
@@ -120,8 +106,10 @@ mod tests {
         assert_eq!(lines[0], CSV_FIELDS.join(","));
         assert_eq!(
             lines[1],
-            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\""
+            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\","
         );
-        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,");
+        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,,");
+        ok.code_bytes = Some(10_872);
+        assert!(csv(vec![&ok]).ends_with(",0,,10872\n"));
     }
 }

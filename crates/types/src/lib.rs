@@ -21,7 +21,9 @@ pub use measurement::{Clock, Measurement, TickUnit};
 #[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
-pub use result::{BenchResult, Board, BoardKind, Build, Created, Run, RunRequest, RunStatus, Source, Upload};
+pub use result::{
+    BenchResult, Board, BoardKind, Build, Created, IMPORTED_FROM, Run, RunRequest, RunStatus, Source, Upload,
+};
 
 #[cfg(feature = "alloc")]
 mod dashboard;
@@ -30,6 +32,11 @@ pub use dashboard::{
     NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, ResultRow, RunEnd, RunProgress,
     is_report_id,
 };
+
+#[cfg(feature = "alloc")]
+mod import;
+#[cfg(feature = "alloc")]
+pub use import::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
 
 #[cfg(feature = "alloc")]
 pub mod view;

@@ -92,6 +92,36 @@ names! {
         Shake128 => "SHAKE128",
         Shake256 => "SHAKE256",
         HmacSha256 => "HMAC-SHA256",
+        // Beyond the suite's own: what published logs (wolfCrypt, pqm4)
+        // measure, so their lines land under names of the same style.
+        // Appended, not sorted in: a run command selects algorithms by
+        // their place in `ALL`.
+        Sha224 => "SHA-224",
+        Sha384 => "SHA-384",
+        Sha512_224 => "SHA-512/224",
+        Sha512_256 => "SHA-512/256",
+        Sha3_224 => "SHA3-224",
+        Sha3_384 => "SHA3-384",
+        Sha3_512 => "SHA3-512",
+        HmacSha224 => "HMAC-SHA224",
+        HmacSha384 => "HMAC-SHA384",
+        HmacSha512 => "HMAC-SHA512",
+        Poly1305 => "Poly1305",
+        Gmac => "GMAC",
+        AesCmac => "AES-CMAC",
+        ChaCha20 => "ChaCha20",
+        Aes128Ctr => "AES-128-CTR",
+        Aes256Ctr => "AES-256-CTR",
+        Rng => "RNG",
+        Rsa3072 => "RSA-3072",
+        Rsa4096 => "RSA-4096",
+        Dh3072 => "DH-3072",
+        EcdsaP384 => "ECDSA-P384",
+        EcdhP384 => "ECDH-P384",
+        EcdsaP521 => "ECDSA-P521",
+        EcdhP521 => "ECDH-P521",
+        X448 => "X448",
+        Ed448 => "Ed448",
     }
 }
 
@@ -110,6 +140,7 @@ names! {
         Decrypt => "decrypt",
         Hash => "hash",
         Mac => "mac",
+        Generate => "generate",
     }
 }
 
@@ -138,9 +169,14 @@ impl Algorithm {
         use Algorithm::*;
         match self {
             MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 => Family::PostQuantum,
-            Rsa2048 | Dh2048 | EcdsaP256 | EcdhP256 | X25519 | Ed25519 => Family::Classical,
-            Aes128Gcm | Aes256Gcm | Aes128Cbc | Aes256Cbc | ChaCha20Poly1305 => Family::Symmetric,
-            Sha256 | Sha512 | Sha3_256 | Shake128 | Shake256 | HmacSha256 => Family::Hash,
+            Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
+            | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 => Family::Classical,
+            Aes128Gcm | Aes256Gcm | Aes128Cbc | Aes256Cbc | Aes128Ctr | Aes256Ctr | ChaCha20Poly1305
+            | ChaCha20 | Rng => Family::Symmetric,
+            // Hashes and the MACs built on them or beside them.
+            Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256 | Sha3_224 | Sha3_256 | Sha3_384
+            | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256 | HmacSha384 | HmacSha512
+            | Poly1305 | Gmac | AesCmac => Family::Hash,
         }
     }
 }

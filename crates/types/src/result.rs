@@ -27,16 +27,20 @@ pub struct BenchResult {
     pub heap_allocs: Option<u64>,
     pub stack_bytes: Option<u64>,
     pub note: Option<String>,
+    /// The implementation's code and data size, where a log gives it (pqm4).
+    /// Last, so the CSV export's columns before it keep their places.
+    #[serde(default)]
+    pub code_bytes: Option<u64>,
 }
 
 impl BenchResult {
-    /// Derives the shown figures from what a board counted, with the board's clock.
-    pub fn from_measurement(m: &Measurement, clock: &Clock) -> Self {
-        let memory = |v: Option<u32>| v.map(u64::from);
-        let mut result = BenchResult {
-            algorithm: m.algorithm,
-            operation: m.operation,
-            status: m.status,
+    /// A result with its names and status and no figure yet, for a
+    /// producer to fill in what it measured.
+    pub fn unmeasured(algorithm: Algorithm, operation: Operation, status: Status) -> Self {
+        BenchResult {
+            algorithm,
+            operation,
+            status,
             iterations: None,
             total_seconds: None,
             avg_ms: None,
@@ -48,10 +52,22 @@ impl BenchResult {
             ticks_per_op: None,
             tick_unit: None,
             bytes_per_sec: None,
+            heap_bytes: None,
+            heap_allocs: None,
+            stack_bytes: None,
+            note: None,
+            code_bytes: None,
+        }
+    }
+
+    /// Derives the shown figures from what a board counted, with the board's clock.
+    pub fn from_measurement(m: &Measurement, clock: &Clock) -> Self {
+        let memory = |v: Option<u32>| v.map(u64::from);
+        let mut result = BenchResult {
             heap_bytes: memory(m.heap_bytes),
             heap_allocs: memory(m.heap_allocs),
             stack_bytes: memory(m.stack_bytes),
-            note: None,
+            ..BenchResult::unmeasured(m.algorithm, m.operation, m.status)
         };
         match m.status {
             Status::Ok if m.iterations > 0 && clock.ticks_per_second > 0 => {}
@@ -163,6 +179,10 @@ impl RunStatus {
     }
 }
 
+/// The key of [`Build::extra`] that names what an imported run's figures
+/// came from, e.g. `wolfCrypt 5.7.2` or `pqm4 m4fspeed`.
+pub const IMPORTED_FROM: &str = "imported_from";
+
 /// What produced the figures: firmware or wasm revision, compiler, profile,
 /// and the versions of the crates that do the cryptography.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -244,13 +264,17 @@ impl Build {
 impl Build {
     /// A short name for what produced a run's figures, to tell builds apart
     /// in a table of many runs: the browser's name and version for a
-    /// browser run (what its figures depend on most), otherwise the profile,
+    /// browser run (what its figures depend on most), the program and its
+    /// version or implementation for an imported log, otherwise the profile,
     /// opt-level and ML-KEM crate, e.g. `firmware opt-s, libcrux-ml-kem
     /// 0.0.11`; the source's name when the build says none of these.
     pub fn label(&self, source: Source) -> String {
         use alloc::format;
         if source == Source::Browser {
             return self.extra.get("browser").cloned().unwrap_or_else(|| String::from("browser"));
+        }
+        if source == Source::Import {
+            return self.extra.get(IMPORTED_FROM).cloned().unwrap_or_else(|| String::from("import"));
         }
         let mut parts = alloc::vec::Vec::new();
         match (&self.profile, &self.opt_level) {
@@ -453,6 +477,9 @@ mod tests {
         assert_eq!(browser.label(Source::Browser), "Chrome 131.0");
         assert_eq!(Build::default().label(Source::Browser), "browser");
         assert_eq!(Build::default().label(Source::Import), "import");
+        let mut imported = Build::default();
+        imported.extra.insert(IMPORTED_FROM.into(), "pqm4 m4fspeed".into());
+        assert_eq!(imported.label(Source::Import), "pqm4 m4fspeed");
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum Column {
     HeapBytes,
     HeapAllocs,
     StackBytes,
+    BytesPerSec,
+    CodeBytes,
 }
 
 impl Column {
@@ -41,6 +43,8 @@ impl Column {
         Column::HeapBytes,
         Column::HeapAllocs,
         Column::StackBytes,
+        Column::BytesPerSec,
+        Column::CodeBytes,
     ];
 
     /// The result field's name in the API (and the table's `data-field`).
@@ -55,6 +59,8 @@ impl Column {
             Column::HeapBytes => "heap_bytes",
             Column::HeapAllocs => "heap_allocs",
             Column::StackBytes => "stack_bytes",
+            Column::BytesPerSec => "bytes_per_sec",
+            Column::CodeBytes => "code_bytes",
         }
     }
 
@@ -73,6 +79,8 @@ impl Column {
             Column::HeapBytes => "Heap",
             Column::HeapAllocs => "Allocs",
             Column::StackBytes => "Stack",
+            Column::BytesPerSec => "Throughput",
+            Column::CodeBytes => "Code",
         }
     }
 
@@ -89,6 +97,8 @@ impl Column {
             Column::HeapBytes => integer(r.heap_bytes),
             Column::HeapAllocs => integer(r.heap_allocs),
             Column::StackBytes => integer(r.stack_bytes),
+            Column::BytesPerSec => r.bytes_per_sec,
+            Column::CodeBytes => integer(r.code_bytes),
         }
     }
 }
@@ -355,25 +365,12 @@ mod tests {
     use crate::Status;
 
     fn row(algorithm: Algorithm, operation: Operation, ops: Option<f64>, stack: Option<u64>) -> BenchResult {
+        let status = if ops.is_some() { Status::Ok } else { Status::DoesNotFit };
         BenchResult {
-            algorithm,
-            operation,
-            status: if ops.is_some() { Status::Ok } else { Status::DoesNotFit },
-            iterations: None,
-            total_seconds: None,
             avg_ms: ops.map(|o| 1000.0 / o),
             ops_per_sec: ops,
-            min_ms: None,
-            median_ms: None,
-            max_ms: None,
-            cycles_per_op: None,
-            ticks_per_op: None,
-            tick_unit: None,
-            bytes_per_sec: None,
-            heap_bytes: None,
-            heap_allocs: None,
             stack_bytes: stack,
-            note: None,
+            ..BenchResult::unmeasured(algorithm, operation, status)
         }
     }
 
