@@ -14,8 +14,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
 use pqbench_types::{
-    Algorithm, Board, Created, NewReport, Operation, Report, ReportCreated, ResultRow, RunEnd, RunRequest,
-    RunStatus, Source, Upload, is_report_id,
+    Algorithm, Board, Created, ImportPreview, ImportRequest, ImportStored, NewReport, Operation, Report,
+    ReportCreated, ResultRow, RunEnd, RunRequest, RunStatus, Source, Upload, is_report_id,
 };
 use serde::Deserialize;
 use serde_json::json;
@@ -24,6 +24,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::boards::{BoardError, Boards};
+use crate::import::{self, ImportError};
 use crate::live::{CancelAnswer, LiveRuns, LiveState};
 use crate::runner::{self, RunError};
 use crate::store::{ResultFilter, Store, StoreError};
@@ -104,7 +105,28 @@ impl From<RunError> for ApiError {
     }
 }
 
+impl From<ImportError> for ApiError {
+    fn from(e: ImportError) -> Self {
+        let status = match &e {
+            ImportError::Invalid(_) | ImportError::Parse(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ImportError::Duplicate { .. } => StatusCode::CONFLICT,
+            ImportError::Store(e) => {
+                tracing::error!("store: {e}");
+                return ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the database failed; see the server log",
+                );
+            }
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
 type ApiResult<T> = Result<T, ApiError>;
+
+/// A log as JSON text: the largest published wolfCrypt or pqm4 log is a few
+/// hundred KiB; the adapters refuse more than 4 MiB of text in any case.
+const MAX_IMPORT_BYTES: usize = 8 * 1024 * 1024;
 
 /// The whole application: `/api`, then the dashboard's files from `dist`.
 pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
@@ -118,6 +140,9 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
         .route("/runs/{id}/cancel", post(cancel_run))
         .route("/results", get(results_across_runs))
         .route("/uploads", post(upload))
+        // A log is read twice: previewed (nothing stored), then stored.
+        .route("/imports/preview", post(preview_import).layer(DefaultBodyLimit::max(MAX_IMPORT_BYTES)))
+        .route("/imports", post(store_import).layer(DefaultBodyLimit::max(MAX_IMPORT_BYTES)))
         // Reports are immutable: no route changes or deletes one.
         .route("/reports", post(create_report).layer(DefaultBodyLimit::max(MAX_REPORT_BYTES)))
         .route("/reports/{id}", get(get_report))
@@ -515,4 +540,21 @@ async fn upload(
         upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
+}
+
+async fn preview_import(
+    State(state): State<AppState>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<Json<ImportPreview>> {
+    let Json(request) = body?;
+    Ok(Json(import::preview(&state.store, &request).await?))
+}
+
+async fn store_import(
+    State(state): State<AppState>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ImportStored>)> {
+    let Json(request) = body?;
+    let plan = import::plan(&request)?;
+    Ok((StatusCode::CREATED, Json(import::store(&state.store, plan).await?)))
 }

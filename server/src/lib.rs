@@ -6,6 +6,7 @@ pub mod boards;
 pub mod collect;
 pub mod frames;
 pub mod image;
+pub mod import;
 pub mod live;
 pub mod native;
 #[cfg(feature = "probe-rs")]

@@ -11,7 +11,7 @@ use pqbench::collect::Progress;
 use pqbench::runner;
 use pqbench::store::Store;
 use pqbench_suite::Settings;
-use pqbench_types::{Algorithm, BoardKind, RunRequest, RunStatus};
+use pqbench_types::{Algorithm, BoardKind, ImportRequest, LogFormat, RunRequest, RunStatus, Source};
 
 /// Counts what a native benchmark allocates (only on its own thread).
 #[global_allocator]
@@ -109,6 +109,27 @@ enum Commands {
         #[command(flatten)]
         paths: Paths,
     },
+    /// Store a published log (wolfCrypt's benchmark output, pqm4's
+    /// benchmarks.md) as runs; print their ids. Lines it does not understand
+    /// are listed on stderr with their numbers.
+    Import {
+        #[arg(value_enum)]
+        format: ImportFormat,
+        /// The log; `-` reads standard input.
+        file: PathBuf,
+        /// The board the log was measured on, e.g. nucleo-f439zi.
+        #[arg(long)]
+        board: Option<String>,
+        /// The board's CPU clock: cycles are derived from times with it
+        /// (wolfCrypt), times from cycles (pqm4).
+        #[arg(long)]
+        clock_hz: Option<u64>,
+        /// Show what would be stored, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        paths: Paths,
+    },
     /// Print a stored run with its results.
     Export {
         #[arg(long)]
@@ -118,6 +139,12 @@ enum Commands {
         #[command(flatten)]
         paths: Paths,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ImportFormat {
+    Wolfcrypt,
+    Pqm4,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -166,6 +193,13 @@ async fn main() -> anyhow::Result<()> {
         Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {
             let algorithms = parse_algorithms(algorithms)?;
             bench_native(&paths.db, algorithms, Settings { min_iterations, min_time_ms }).await
+        }
+        Commands::Import { format, file, board, clock_hz, dry_run, paths } => {
+            let format = match format {
+                ImportFormat::Wolfcrypt => LogFormat::Wolfcrypt,
+                ImportFormat::Pqm4 => LogFormat::Pqm4,
+            };
+            import(&paths.db, format, &file, board, clock_hz, dry_run).await
         }
         Commands::Export { run, format, paths } => export(&paths.db, run, format).await,
     }
@@ -299,6 +333,52 @@ async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::Resul
             )
         }
     }
+}
+
+async fn import(
+    db: &Path,
+    format: LogFormat,
+    file: &Path,
+    board: Option<String>,
+    clock_hz: Option<u64>,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let bytes = if file == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).context("reading standard input")?;
+        bytes
+    } else {
+        std::fs::read(file).with_context(|| format!("reading {}", file.display()))?
+    };
+    let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", file.display()))?;
+    let file_name = (file != Path::new("-")).then(|| file.display().to_string());
+    let request = ImportRequest { format, text, file_name, board, clock_hz };
+    let plan = pqbench::import::plan(&request)?;
+    let preview = plan.preview.clone();
+    for unread in &preview.unread {
+        eprintln!("line {}: {} ({})", unread.line, unread.text.trim(), unread.reason);
+    }
+    let results: usize = preview.runs.iter().map(|run| run.results.len()).sum();
+    eprintln!(
+        "{}: {results} results in {} run(s) for board {}; {} line(s) not imported",
+        format.title(),
+        preview.runs.len(),
+        preview.board,
+        preview.unread.len()
+    );
+    if dry_run {
+        for run in &preview.runs {
+            println!("# {}", run.build.label(Source::Import));
+            print!("{}", pqbench_types::export::csv(&run.results));
+        }
+        return Ok(());
+    }
+    let store = open_store(db).await?;
+    let stored = pqbench::import::store(&store, plan).await?;
+    for id in stored.runs {
+        println!("{id}");
+    }
+    Ok(())
 }
 
 async fn export(db: &Path, id: i64, format: ExportFormat) -> anyhow::Result<()> {

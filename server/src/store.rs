@@ -6,7 +6,8 @@ use std::str::FromStr;
 
 use pqbench_types::view::View;
 use pqbench_types::{
-    Algorithm, BenchResult, Build, Clock, Measurement, Operation, Report, ResultRow, Run, RunStatus, Source,
+    Algorithm, BenchResult, Build, Clock, LogFormat, Measurement, Operation, Report, ResultRow, Run,
+    RunStatus, Source, UnreadLine,
 };
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow};
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
@@ -19,6 +20,8 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
+    #[error("this content was imported before, as runs {runs:?}")]
+    AlreadyImported { runs: Vec<i64> },
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -47,6 +50,17 @@ impl NewRun {
             settings,
         }
     }
+}
+
+/// A log to store: the runs it became, and what identifies its content.
+#[derive(Debug, Clone)]
+pub struct NewImport {
+    pub digest: String,
+    pub format: LogFormat,
+    pub file_name: Option<String>,
+    pub version: Option<String>,
+    pub unread: Vec<UnreadLine>,
+    pub runs: Vec<(NewRun, Vec<BenchResult>)>,
 }
 
 /// Which results to list across runs: an empty list keeps every value.
@@ -83,21 +97,7 @@ impl Store {
     }
 
     pub async fn create_run(&self, run: &NewRun) -> StoreResult<i64> {
-        let build = serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        let row = sqlx::query(
-            "INSERT INTO runs (status, source, board, clock_hz, build, settings, started_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-        )
-        .bind(run.status.as_str())
-        .bind(run.source.as_str())
-        .bind(&run.board)
-        .bind(run.clock_hz.map(|hz| hz as i64))
-        .bind(build)
-        .bind(run.settings.as_ref().map(|s| s.to_string()))
-        .bind(now())
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(row.try_get("id")?)
+        insert_run(&self.pool, run, &now(), None, None).await
     }
 
     /// What the board said of itself once it answered.
@@ -170,6 +170,57 @@ impl Store {
         Ok(id)
     }
 
+    /// Stores an imported log's runs in one transaction, or none of them:
+    /// content stored before (by digest) is refused with the runs it made.
+    /// The digest's UNIQUE constraint settles two imports racing.
+    pub async fn insert_import(&self, import: &NewImport) -> StoreResult<Vec<i64>> {
+        let unread = serde_json::to_string(&import.unread).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        let imported_at = now();
+        let inserted = sqlx::query(
+            "INSERT INTO imports (digest, format, file_name, version, unread, imported_at)
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(&import.digest)
+        .bind(import.format.as_str())
+        .bind(import.file_name.as_deref())
+        .bind(import.version.as_deref())
+        .bind(unread)
+        .bind(&imported_at)
+        .fetch_one(&mut *tx)
+        .await;
+        let import_id: i64 = match inserted {
+            Ok(row) => row.try_get("id")?,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                drop(tx);
+                return Err(StoreError::AlreadyImported { runs: self.runs_of_import(&import.digest).await? });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let mut ids = Vec::with_capacity(import.runs.len());
+        for (run, results) in &import.runs {
+            let id = insert_run(&mut *tx, run, &imported_at, Some(&imported_at), Some(import_id)).await?;
+            for (seq, result) in (1..).zip(results) {
+                insert_result(&mut *tx, id, seq, result, None).await?;
+            }
+            ids.push(id);
+        }
+        tx.commit().await?;
+        Ok(ids)
+    }
+
+    /// The runs an import of this content made; empty when there was none.
+    pub async fn runs_of_import(&self, digest: &str) -> StoreResult<Vec<i64>> {
+        let rows = sqlx::query(
+            "SELECT runs.id FROM runs JOIN imports ON imports.id = runs.import_id
+             WHERE imports.digest = $1 ORDER BY runs.id",
+        )
+        .bind(digest)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| Ok(row.try_get("id")?)).collect()
+    }
+
     pub async fn count_rejected(&self, run_id: i64) -> StoreResult<()> {
         sqlx::query("UPDATE runs SET rejected_records = rejected_records + 1 WHERE id = $1")
             .bind(run_id)
@@ -231,7 +282,7 @@ impl Store {
                 runs.started_at AS run_started_at, runs.build AS run_build,
                 r.algorithm, r.operation, r.status, r.iterations, r.total_seconds, r.avg_ms,
                 r.ops_per_sec, r.min_ms, r.median_ms, r.max_ms, r.cycles_per_op, r.ticks_per_op,
-                r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.note
+                r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.code_bytes, r.note
              FROM results r JOIN runs ON runs.id = r.run_id
              WHERE 1 = 1",
         );
@@ -310,7 +361,7 @@ impl Store {
         let rows = sqlx::query(
             "SELECT algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec,
                 min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec,
-                heap_bytes, heap_allocs, stack_bytes, note
+                heap_bytes, heap_allocs, stack_bytes, code_bytes, note
              FROM results WHERE run_id = $1 ORDER BY seq",
         )
         .bind(run_id)
@@ -318,6 +369,32 @@ impl Store {
         .await?;
         rows.iter().map(result_from_row).collect()
     }
+}
+
+async fn insert_run<'e>(
+    db: impl sqlx::SqliteExecutor<'e>,
+    run: &NewRun,
+    started_at: &str,
+    finished_at: Option<&str>,
+    import_id: Option<i64>,
+) -> StoreResult<i64> {
+    let build = serde_json::to_string(&run.build).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let row = sqlx::query(
+        "INSERT INTO runs (status, source, board, clock_hz, build, settings, started_at, finished_at, import_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+    )
+    .bind(run.status.as_str())
+    .bind(run.source.as_str())
+    .bind(&run.board)
+    .bind(run.clock_hz.map(|hz| hz as i64))
+    .bind(build)
+    .bind(run.settings.as_ref().map(|s| s.to_string()))
+    .bind(started_at)
+    .bind(finished_at)
+    .bind(import_id)
+    .fetch_one(db)
+    .await?;
+    Ok(row.try_get("id")?)
 }
 
 async fn insert_result<'e>(
@@ -331,10 +408,10 @@ async fn insert_result<'e>(
     sqlx::query(
         "INSERT INTO results (run_id, seq, algorithm, operation, status, iterations, total_seconds,
             avg_ms, ops_per_sec, min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit,
-            bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, note,
+            bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, code_bytes, note,
             total_ticks, min_ticks, median_ticks, max_ticks)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-            $19, $20, $21, $22, $23, $24)",
+            $19, $20, $21, $22, $23, $24, $25)",
     )
     .bind(run_id)
     .bind(i64::from(seq))
@@ -355,6 +432,7 @@ async fn insert_result<'e>(
     .bind(result.heap_bytes.map(|v| v as i64))
     .bind(result.heap_allocs.map(|v| v as i64))
     .bind(result.stack_bytes.map(|v| v as i64))
+    .bind(result.code_bytes.map(|v| v as i64))
     .bind(result.note.as_deref())
     .bind(ticks(|m| m.total_ticks))
     .bind(ticks(|m| m.min_ticks))
@@ -434,6 +512,7 @@ fn result_from_row(row: &SqliteRow) -> StoreResult<BenchResult> {
         heap_bytes: count("heap_bytes")?,
         heap_allocs: count("heap_allocs")?,
         stack_bytes: count("stack_bytes")?,
+        code_bytes: count("code_bytes")?,
         note: row.try_get("note")?,
     })
 }
