@@ -1,22 +1,17 @@
 // The Boards section against the real server and the emulated board: a run
 // started there shows the server's live progress and then its results,
 // without a reload; a run can be cancelled from there too.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, screenshots } from './harness.mjs';
+import { serverAndBrowser, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
 
-before(async () => {
-  server = await startServer();
-  chromium = await launchBrowser();
-});
-
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
 });
 
 test('a board run shows live progress, then its results, without a reload', async () => {

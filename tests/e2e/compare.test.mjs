@@ -1,21 +1,16 @@
 // Compare: a board run and a browser run side by side; each ratio shown is
 // the ratio of the two stored figures.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
 
-before(async () => {
-  server = await startServer();
-  chromium = await launchBrowser();
-});
-
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
 });
 
 test('a board run and a browser run compare with the stored ratios', async () => {

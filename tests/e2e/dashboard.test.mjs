@@ -1,22 +1,17 @@
 // The dashboard in headless Chromium against the real server: a run from
 // the emulated board is listed with its figures, and the browser's own run
 // lands in the same table.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
 
-before(async () => {
-  server = await startServer();
-  chromium = await launchBrowser();
-});
-
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
 });
 
 test('board results are listed, and a browser run is stored and listed beside them', async () => {

@@ -3,10 +3,10 @@
 // filters narrow the rows and the charts alike, the address bar carries the
 // view, and a shared report opened in a fresh browser shows the same rows
 // in the same order, read-only.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
 
 const COLUMNS = [
   'ops_per_sec', 'avg_ms', 'cycles_per_op', 'min_ms', 'median_ms', 'max_ms',
@@ -19,9 +19,12 @@ let chromium;
 let run;
 let stored;
 
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
+});
+
 before(async () => {
-  server = await startServer();
-  chromium = await launchBrowser();
   // The F446 layout: ML-DSA's key generation and signing do not fit, so
   // the table has rows without figures to place.
   const { id } = await server.api('/api/runs', {
@@ -37,11 +40,6 @@ before(async () => {
   run = id;
   assert.equal((await waitForRun(server, run)).status, 'complete');
   stored = await server.api(`/api/runs/${run}/results`);
-});
-
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
 });
 
 const key = (r) => `${r.algorithm} ${r.operation}`;

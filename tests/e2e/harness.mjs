@@ -1,4 +1,5 @@
 // Starts the real pqbench server and Debian's headless Chromium for a test.
+import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -59,6 +60,22 @@ export async function startServer() {
 
 // The flags keep Chromium off the network this machine does not have.
 // Playwright gives each launch a fresh, temporary profile.
+// A test file's server and browser: started before its first test, stopped
+// after its last; `ready` receives them for the file's tests to use.
+export function serverAndBrowser(ready) {
+  let server;
+  let chromium;
+  before(async () => {
+    server = await startServer();
+    chromium = await launchBrowser();
+    ready(server, chromium);
+  });
+  after(async () => {
+    await chromium?.close();
+    await server?.stop();
+  });
+}
+
 export async function launchBrowser() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',

@@ -1,21 +1,16 @@
 // History: one operation on one board across runs and builds, with a
 // change flagged only where it is larger than the runs' own spread.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startServer, launchBrowser, waitForRun, screenshots } from './harness.mjs';
+import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
 
-before(async () => {
-  server = await startServer();
-  chromium = await launchBrowser();
-});
-
-after(async () => {
-  await chromium?.close();
-  await server?.stop();
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
 });
 
 async function run(variant) {

@@ -35,6 +35,18 @@ pub fn bytes(bytes: Option<u64>) -> String {
     }
 }
 
+/// Bytes per second in binary units, as wolfCrypt prints them by default.
+pub fn throughput(bytes_per_sec: Option<f64>) -> String {
+    const UNITS: [&str; 4] = ["B/s", "KiB/s", "MiB/s", "GiB/s"];
+    let Some(mut value) = bytes_per_sec else { return MISSING.into() };
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{} {}", significant(value), UNITS[unit])
+}
+
 pub fn count(n: Option<u64>) -> String {
     n.map_or_else(|| MISSING.into(), grouped)
 }
@@ -82,6 +94,14 @@ mod tests {
         assert_eq!(bytes(None), "—");
         assert_eq!(count(None), "—");
         assert_eq!(bytes(Some(0)), "0 B");
+    }
+
+    #[test]
+    fn throughput_in_binary_units() {
+        assert_eq!(throughput(None), "—");
+        assert_eq!(throughput(Some(512.0)), "512 B/s");
+        assert_eq!(throughput(Some(8.521 * 1024.0 * 1024.0)), "8.52 MiB/s");
+        assert_eq!(throughput(Some(409.047 * 1024.0)), "409 KiB/s");
     }
 
     #[test]

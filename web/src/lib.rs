@@ -7,6 +7,7 @@ mod browser;
 mod chart;
 mod events;
 mod format;
+mod import;
 mod link;
 
 use leptos::either::Either;
@@ -180,6 +181,7 @@ fn App() -> impl IntoView {
             <ErrorBanner state />
             <Boards state />
             <BrowserRun state />
+            <import::Import state />
             <Runs state />
             <Compare state />
             <Results state />
@@ -1160,6 +1162,8 @@ fn result_row(state: State, r: BenchResult) -> impl IntoView {
             {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
             {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}
             {figure("stack_bytes", integer(r.stack_bytes), format::bytes(r.stack_bytes))}
+            {figure("bytes_per_sec", r.bytes_per_sec, format::throughput(r.bytes_per_sec))}
+            {figure("code_bytes", integer(r.code_bytes), format::bytes(r.code_bytes))}
         </tr>
     }
 }
