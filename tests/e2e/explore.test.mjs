@@ -3,7 +3,7 @@
 // filters narrow the rows and the charts alike, the address bar carries the
 // view, and a shared report opened in a fresh browser shows the same rows
 // in the same order, read-only.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
@@ -19,12 +19,11 @@ let chromium;
 let run;
 let stored;
 
-serverAndBrowser((s, c) => {
+// One hook: node runs a file's top-level `before` hooks concurrently, so
+// the run is started only once the server is up.
+serverAndBrowser(async (s, c) => {
   server = s;
   chromium = c;
-});
-
-before(async () => {
   // The F446 layout: ML-DSA's key generation and signing do not fit, so
   // the table has rows without figures to place.
   const { id } = await server.api('/api/runs', {

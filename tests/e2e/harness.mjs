@@ -61,14 +61,15 @@ export async function startServer() {
 // The flags keep Chromium off the network this machine does not have.
 // Playwright gives each launch a fresh, temporary profile.
 // A test file's server and browser: started before its first test, stopped
-// after its last; `ready` receives them for the file's tests to use.
+// after its last; `ready` receives them for the file's tests to use, and
+// may prepare what they share (it is awaited before the first test).
 export function serverAndBrowser(ready) {
   let server;
   let chromium;
   before(async () => {
     server = await startServer();
     chromium = await launchBrowser();
-    ready(server, chromium);
+    await ready(server, chromium);
   });
   after(async () => {
     await chromium?.close();
