@@ -15,9 +15,8 @@ use crate::store::{NewImport, NewRun, Store, StoreError};
 
 pub const MAX_BOARD_LEN: usize = 128;
 pub const MAX_FILE_NAME_LEN: usize = 255;
-/// Above any real CPU's clock, well below where a cycle count derived from
-/// it would lose precision.
-pub const MAX_CLOCK_HZ: u64 = 100_000_000_000;
+/// The same bound as an upload's clock.
+pub use pqbench_types::limits::MAX_CLOCK_HZ;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {

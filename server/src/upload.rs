@@ -1,53 +1,17 @@
-//! Checks a browser's or host's upload before anything is stored.
+//! Checks a browser's or host's upload before anything is stored: the
+//! rules that need no server are `Upload::check`'s (shared with the fuzz
+//! target); this turns a checked upload into the run the store writes.
 
-use pqbench_types::{Clock, RunStatus, Source, TickUnit, Upload};
+use pqbench_types::{Clock, RunStatus, Upload};
 
 use crate::store::NewRun;
 
-/// Bounds on what one upload may carry.
-pub const MAX_MEASUREMENTS: usize = 1000;
-pub const MAX_BOARD_LEN: usize = 128;
-pub const MAX_BUILD_JSON: usize = 16 * 1024;
-pub const MAX_ITERATIONS: u32 = 100_000_000;
+/// Bounds on what one upload may carry, as `Upload::check` applies them.
+pub use pqbench_types::limits::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
 
 /// Turns an upload into a run and its clock, or says what is wrong with it.
 pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
-    let prefix = match upload.source {
-        Source::Browser => "browser:",
-        Source::Native => "native:",
-        other => {
-            return Err(format!("uploads come from a browser or a native run, not {:?}", other.as_str()));
-        }
-    };
-    let name = upload
-        .board
-        .strip_prefix(prefix)
-        .ok_or_else(|| format!("a {} upload's board starts with {prefix:?}", upload.source.as_str()))?;
-    if name.is_empty() || upload.board.len() > MAX_BOARD_LEN || !name.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(format!("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes"));
-    }
-    let unit = TickUnit::parse(&upload.tick_unit)
-        .map_err(|_| format!("unknown tick_unit {:?}", upload.tick_unit))?;
-    if upload.ticks_per_second == 0 {
-        return Err("ticks_per_second must be positive".into());
-    }
-    if upload.measurements.is_empty() || upload.measurements.len() > MAX_MEASUREMENTS {
-        return Err(format!("an upload carries 1 to {MAX_MEASUREMENTS} measurements"));
-    }
-    for (n, m) in upload.measurements.iter().enumerate() {
-        if !m.is_consistent() || m.iterations > MAX_ITERATIONS {
-            return Err(format!(
-                "measurement {} ({} {}) has impossible figures",
-                n + 1,
-                m.algorithm,
-                m.operation
-            ));
-        }
-    }
-    let build_size = serde_json::to_string(&upload.build).map(|s| s.len()).unwrap_or(usize::MAX);
-    if build_size > MAX_BUILD_JSON {
-        return Err(format!("build description is larger than {MAX_BUILD_JSON} bytes"));
-    }
+    let clock = upload.check()?;
     let run = NewRun {
         status: RunStatus::Complete,
         source: upload.source,
@@ -56,13 +20,13 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
         build: upload.build.clone(),
         settings: None,
     };
-    Ok((run, Clock { ticks_per_second: upload.ticks_per_second, unit }))
+    Ok((run, clock))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pqbench_types::{Algorithm, Build, Measurement, Operation, Status};
+    use pqbench_types::{Algorithm, Build, Measurement, Operation, Source, Status, TickUnit};
 
     fn upload() -> Upload {
         Upload {

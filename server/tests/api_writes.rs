@@ -78,6 +78,51 @@ async fn bad_uploads_get_clear_json_errors_and_store_nothing() {
     assert!(runs.is_empty(), "nothing was stored: {runs:?}");
 }
 
+/// The bounds `Upload::check` holds an upload to, over HTTP: each breach is
+/// a 422 whose JSON error says which figure and why, and nothing is stored.
+#[tokio::test]
+async fn uploads_beyond_the_bounds_are_refused_and_store_nothing() {
+    let server = common::start_server(&[]).await;
+    let with = |change: &dyn Fn(&mut Value)| {
+        let mut upload = browser_upload();
+        change(&mut upload);
+        upload
+    };
+    let mut twice = browser_upload();
+    let first = twice["measurements"][0].clone();
+    twice["measurements"].as_array_mut().unwrap().push(first);
+    let cases = [
+        (with(&|u| u["clock_hz"] = json!(100_000_000_001u64)), "clock_hz must be 1 to 100000000000 Hz"),
+        (with(&|u| u["ticks_per_second"] = json!(1_000_000_000_001u64)), "above 1000000000000"),
+        (with(&|u| u["ticks_per_second"] = json!(0)), "ticks_per_second must be positive"),
+        (
+            with(&|u| {
+                let m = &mut u["measurements"][0];
+                m["iterations"] = json!(1);
+                for field in ["total_ticks", "median_ticks", "max_ticks"] {
+                    m[field] = json!(u64::MAX);
+                }
+            }),
+            "total_ticks is 18446744073709551615, above 9223372036854775807",
+        ),
+        (twice, "measurement 2 (ML-KEM-768 keygen) is measured twice in one upload"),
+        (with(&|u| u["build"]["rustc"] = json!("x".repeat(2000))), "longer than 1024 bytes"),
+    ];
+    for (upload, says) in cases {
+        let (status, body) = server.post("/api/uploads", &upload).await;
+        assert_eq!(status, 422, "{body}");
+        let error = body["error"].as_str().unwrap();
+        assert!(error.contains(says), "expected {says:?} in {error:?}");
+    }
+    // Beyond what the type holds: refused as it is read, also as a 422.
+    let stack = with(&|u| u["measurements"][0]["stack_bytes"] = json!(1u64 << 41));
+    let (status, body) = server.post("/api/uploads", &stack).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("stack_bytes"), "{body}");
+    let runs: Vec<Run> = server.get("/api/runs").await;
+    assert!(runs.is_empty(), "nothing was stored: {runs:?}");
+}
+
 #[tokio::test]
 async fn with_a_token_writes_need_it_and_reads_do_not() {
     let server = common::start_server(&["--token", "s3cret"]).await;

@@ -13,6 +13,9 @@
 //!   ML-DSA-65 in one headless Chromium page (the browser benchmark's wasm,
 //!   `@noble/post-quantum`, `@oqs/liboqs-js`) and natively, as the
 //!   comparison table in BENCHMARKS.md.
+//! - `bench-load [--results N] [--seconds S] [--connections C]`: the
+//!   explorer's API under concurrent load (wrk) with a million stored
+//!   results, as the load table in BENCHMARKS.md.
 //! - `needs`: measures each operation's RAM on the emulated board and
 //!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
 //!
@@ -23,6 +26,7 @@
 
 mod bench;
 mod image_size;
+mod load;
 mod needs;
 mod setup;
 mod toolchain;
@@ -211,6 +215,7 @@ fn main() -> Result<()> {
             project.build_browser_bench(&cross)?;
             bench::browser(&project, rest)
         }
+        ["bench-load", rest @ ..] => load::load(&project, rest),
         ["needs"] => {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)?;
@@ -224,7 +229,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS]"
+                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep]"
             );
             std::process::exit(2);
         }
@@ -326,7 +331,11 @@ impl Project {
         step("dashboard (wasm)");
         let out = cross.build_with_env(self, "pqbench-web", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
         self.wasm_bindgen(&out.join("pqbench_web.wasm"), &dist.join("pkg"))?;
-        copy(&self.root.join("web/index.html"), &dist.join("index.html"))?;
+        // The page, its styles and its start-up script: separate files, as
+        // the server's Content-Security-Policy runs nothing inline.
+        for file in ["index.html", "style.css", "main.js"] {
+            copy(&self.root.join("web").join(file), &dist.join(file))?;
+        }
 
         step("server");
         run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
@@ -431,8 +440,7 @@ impl Project {
             "--no-default-features",
             "--all-targets",
         ]))?;
-        step("fuzz the wolfCrypt parser (60 s)");
-        fuzz_log_parsers(self, 60)?;
+        fuzz(self, FUZZ_SECONDS)?;
         step("browser tests (headless Chromium)");
         run(Command::new("node")
             .args(["--test", "--test-concurrency=1"])
@@ -443,12 +451,40 @@ impl Project {
     }
 }
 
-/// Builds `fuzz/` (the log parsers under libFuzzer) with the flags
-/// cargo-fuzz would use, so a fresh machine needs no cargo-fuzz, into its
-/// own target directory (sanitizer flags would otherwise invalidate the host
-/// build's cache), then runs it for `seconds` from the parsers' test data.
-/// A crash (a panic in a parser, or AddressSanitizer's finding) fails.
-fn fuzz_log_parsers(project: &Project, seconds: u32) -> Result<()> {
+/// The fuzz targets in `fuzz/` (see its README), each with its seeds
+/// (relative to the repository), a dictionary of tokens if it has one, and
+/// the longest input it is given: longer inputs only slow it down.
+const FUZZ_TARGETS: &[FuzzTarget] = &[
+    // The log parsers, from the real logs the tests read.
+    FuzzTarget { name: "parse_logs", seeds: "tests/samples", dict: None, max_len: 65_536 },
+    FuzzTarget { name: "decode_records", seeds: "fuzz/seeds/decode_records", dict: None, max_len: 16_384 },
+    FuzzTarget {
+        name: "upload_json",
+        seeds: "fuzz/seeds/upload_json",
+        dict: Some("fuzz/seeds/upload_json.dict"),
+        max_len: 16_384,
+    },
+];
+
+/// Seconds each target runs in `cargo xtask test`: under two minutes for
+/// all of them, and long enough for each to pass its seeds' structure.
+const FUZZ_SECONDS: u32 = 35;
+
+struct FuzzTarget {
+    name: &'static str,
+    seeds: &'static str,
+    dict: Option<&'static str>,
+    max_len: u32,
+}
+
+/// Builds `fuzz/` (its targets under libFuzzer) with the flags cargo-fuzz
+/// would use, so a fresh machine needs no cargo-fuzz, into its own target
+/// directory (sanitizer flags would otherwise invalidate the host build's
+/// cache), then runs each target for `seconds` from its seeds and its own
+/// corpus (`target/fuzz/corpus/<target>`, kept between runs so coverage
+/// builds up). A crash (a panic, a failed assertion, AddressSanitizer's
+/// finding, a hang) fails, leaving its input in `target/fuzz/artifacts/`.
+fn fuzz(project: &Project, seconds: u32) -> Result<()> {
     let fuzz = project.root.join("fuzz");
     let target_dir = project.target.join("fuzz");
     let host =
@@ -471,24 +507,35 @@ fn fuzz_log_parsers(project: &Project, seconds: u32) -> Result<()> {
         "-Coverflow-checks",
     ]
     .join(" ");
+    step("fuzz targets: build");
     run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--bin", "parse_logs", "--target", &host, "--target-dir"])
+        .args(["build", "--release", "--bins", "--target", &host, "--target-dir"])
         .arg(&target_dir)
         .env("RUSTFLAGS", rustflags)
         .env("RUSTC_BOOTSTRAP", "1")
         .current_dir(&fuzz))?;
-    let corpus = target_dir.join("corpus");
     let artifacts = target_dir.join("artifacts");
-    std::fs::create_dir_all(&corpus)?;
     std::fs::create_dir_all(&artifacts)?;
-    // libFuzzer exits non-zero on a crash, a leak or the RSS limit.
-    run(Command::new(target_dir.join(&host).join("release").join("parse_logs"))
-        .arg(&corpus)
-        // Seeds: the real logs the tests read.
-        .arg(project.root.join("tests/samples"))
-        .arg(format!("-max_total_time={seconds}"))
-        .args(["-rss_limit_mb=2048", "-max_len=65536", "-print_final_stats=1"])
-        .arg(format!("-artifact_prefix={}/", artifacts.display())))
+    for target in FUZZ_TARGETS {
+        step(&format!("fuzz {} ({seconds} s)", target.name));
+        let corpus = target_dir.join("corpus").join(target.name);
+        std::fs::create_dir_all(&corpus)?;
+        let mut command = Command::new(target_dir.join(&host).join("release").join(target.name));
+        command
+            .arg(&corpus)
+            .arg(project.root.join(target.seeds))
+            .arg(format!("-max_total_time={seconds}"))
+            .arg(format!("-max_len={}", target.max_len))
+            // A single input running this long is a hang, and fails.
+            .args(["-timeout=30", "-rss_limit_mb=2048", "-print_final_stats=1"])
+            .arg(format!("-artifact_prefix={}/{}-", artifacts.display(), target.name));
+        if let Some(dict) = target.dict {
+            command.arg(format!("-dict={}", project.root.join(dict).display()));
+        }
+        // libFuzzer exits non-zero on a crash, a leak, a timeout or the RSS limit.
+        run(&mut command)?;
+    }
+    Ok(())
 }
 
 /// rustup's cargo for the host, whatever cargo called us.

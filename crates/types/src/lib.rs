@@ -39,6 +39,9 @@ mod import;
 pub use import::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
 
 #[cfg(feature = "alloc")]
+pub mod limits;
+
+#[cfg(feature = "alloc")]
 pub mod view;
 
 #[cfg(feature = "alloc")]

@@ -1,0 +1,389 @@
+//! Bounds on what pqbench takes from outside (a browser's or host's upload,
+//! a clock a user types in), checked before anything is stored.
+//!
+//! The store keeps counts as signed 64-bit integers and figures as finite
+//! doubles, and the dashboard divides by them: each bound here keeps one of
+//! those from overflowing, turning into infinity or NaN, or holding a
+//! request's worth of memory. They are shared so that the server and the
+//! fuzz target check the very same rules.
+
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+
+use crate::{Algorithm, BenchResult, Build, Clock, Measurement, Operation, Source, TickUnit, Upload};
+
+/// Above any real CPU's clock, well below where a cycle count derived from
+/// it would lose precision.
+pub const MAX_CLOCK_HZ: u64 = 100_000_000_000;
+/// A picosecond tick: finer than any timer a browser or host offers, and
+/// it keeps `ops/s = iterations * ticks_per_second / total` finite.
+pub const MAX_TICKS_PER_SECOND: u64 = 1_000_000_000_000;
+/// The store keeps tick counts as signed 64-bit integers.
+pub const MAX_TICKS: u64 = i64::MAX as u64;
+/// One upload is one run of the suite: every (algorithm, operation) at most
+/// once, so never more than the contract has names for.
+pub const MAX_MEASUREMENTS: usize = 1000;
+/// Calls of one operation in one measurement.
+pub const MAX_ITERATIONS: u32 = 100_000_000;
+/// Heap and stack in one operation: more than any machine pqbench runs on.
+/// The wire and upload types hold them in 32 bits, so this holds by
+/// construction today; it is stated so that a wider type keeps the bound.
+pub const MAX_MEMORY_BYTES: u64 = 1 << 40;
+pub const MAX_BOARD_LEN: usize = 128;
+/// The build description as JSON; it is stored and sent with every run.
+pub const MAX_BUILD_JSON: usize = 16 * 1024;
+/// Any one text of a build (a field, a crate's name or version, an extra
+/// key or value): a browser's user agent fits many times over.
+pub const MAX_BUILD_TEXT: usize = 1024;
+
+impl Upload {
+    /// Checks everything about an upload that needs no server (names,
+    /// bounds, consistency, derived figures) and returns its clock, or
+    /// says, for the person who sent it, what is wrong.
+    pub fn check(&self) -> Result<Clock, String> {
+        let prefix = match self.source {
+            Source::Browser => "browser:",
+            Source::Native => "native:",
+            other => {
+                return Err(format!("uploads come from a browser or a native run, not {:?}", other.as_str()));
+            }
+        };
+        let name = self
+            .board
+            .strip_prefix(prefix)
+            .ok_or_else(|| format!("a {} upload's board starts with {prefix:?}", self.source.as_str()))?;
+        if name.is_empty() || self.board.len() > MAX_BOARD_LEN || !name.bytes().all(|b| b.is_ascii_graphic())
+        {
+            return Err(format!("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes"));
+        }
+        let unit = TickUnit::parse(&self.tick_unit)
+            .map_err(|_| format!("unknown tick_unit {:?}", self.tick_unit))?;
+        if self.ticks_per_second == 0 {
+            return Err("ticks_per_second must be positive".into());
+        }
+        if self.ticks_per_second > MAX_TICKS_PER_SECOND {
+            return Err(format!(
+                "ticks_per_second is {}, above {MAX_TICKS_PER_SECOND} (a picosecond tick)",
+                self.ticks_per_second
+            ));
+        }
+        if let Some(hz) = self.clock_hz
+            && !(1..=MAX_CLOCK_HZ).contains(&hz)
+        {
+            return Err(format!("clock_hz must be 1 to {MAX_CLOCK_HZ} Hz, not {hz}"));
+        }
+        if self.measurements.is_empty() || self.measurements.len() > MAX_MEASUREMENTS {
+            return Err(format!("an upload carries 1 to {MAX_MEASUREMENTS} measurements"));
+        }
+        let clock = Clock { ticks_per_second: self.ticks_per_second, unit };
+        let mut seen = BTreeSet::<(Algorithm, Operation)>::new();
+        for (n, m) in (1..).zip(&self.measurements) {
+            let which = || format!("measurement {n} ({} {})", m.algorithm, m.operation);
+            if !seen.insert((m.algorithm, m.operation)) {
+                return Err(format!("{} is measured twice in one upload", which()));
+            }
+            check_measurement(m, &clock).map_err(|why| format!("{}: {why}", which()))?;
+        }
+        check_build(&self.build)?;
+        Ok(clock)
+    }
+}
+
+fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), String> {
+    if m.iterations > MAX_ITERATIONS {
+        return Err(format!("{} iterations, above {MAX_ITERATIONS}", m.iterations));
+    }
+    let ticks = [
+        ("total_ticks", m.total_ticks),
+        ("min_ticks", m.min_ticks),
+        ("median_ticks", m.median_ticks),
+        ("max_ticks", m.max_ticks),
+    ];
+    if let Some((field, count)) = ticks.iter().find(|(_, count)| *count > MAX_TICKS) {
+        return Err(format!("{field} is {count}, above {MAX_TICKS}"));
+    }
+    if !m.is_consistent() {
+        return Err("impossible figures (a timed result needs iterations, min <= median <= max \
+                    and a total between iterations x min and iterations x max; an untimed one none)"
+            .into());
+    }
+    let memory = [("heap_bytes", m.heap_bytes), ("stack_bytes", m.stack_bytes)];
+    if let Some((field, bytes)) =
+        memory.iter().find(|(_, b)| b.is_some_and(|b| u64::from(b) > MAX_MEMORY_BYTES))
+    {
+        return Err(format!("{field} is {bytes:?}, above {MAX_MEMORY_BYTES}"));
+    }
+    let result = BenchResult::from_measurement(m, clock);
+    if let Some(figure) = result.unsound_figure() {
+        return Err(format!("its {figure} would not be a finite, non-negative number"));
+    }
+    Ok(())
+}
+
+fn check_build(build: &Build) -> Result<(), String> {
+    let fields = [
+        &build.revision,
+        &build.rustc,
+        &build.target,
+        &build.profile,
+        &build.opt_level,
+        &build.lto,
+        &build.features,
+        &build.build_id,
+        &build.elf_sha256,
+    ];
+    let maps = build.crates.iter().chain(&build.extra).flat_map(|(k, v)| [k, v]);
+    if fields.into_iter().flatten().chain(maps).any(|text| text.len() > MAX_BUILD_TEXT) {
+        return Err(format!("a text of the build description is longer than {MAX_BUILD_TEXT} bytes"));
+    }
+    // A serialisation failure cannot happen for these types; were it to,
+    // the build is refused rather than stored unmeasured.
+    let size = serde_json::to_string(build).map(|s| s.len()).unwrap_or(usize::MAX);
+    if size > MAX_BUILD_JSON {
+        return Err(format!("build description is larger than {MAX_BUILD_JSON} bytes"));
+    }
+    Ok(())
+}
+
+impl BenchResult {
+    /// The first derived figure that is not a finite, non-negative number,
+    /// by its field name; `None` when all are sound (or absent). The store
+    /// and every chart assume they are.
+    pub fn unsound_figure(&self) -> Option<&'static str> {
+        [
+            ("total_seconds", self.total_seconds),
+            ("avg_ms", self.avg_ms),
+            ("ops_per_sec", self.ops_per_sec),
+            ("min_ms", self.min_ms),
+            ("median_ms", self.median_ms),
+            ("max_ms", self.max_ms),
+            ("cycles_per_op", self.cycles_per_op),
+            ("ticks_per_op", self.ticks_per_op),
+            ("bytes_per_sec", self.bytes_per_sec),
+        ]
+        .into_iter()
+        .find(|(_, figure)| figure.is_some_and(|v| !v.is_finite() || v < 0.0))
+        .map(|(name, _)| name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Status;
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    fn measured(algorithm: Algorithm, operation: Operation) -> Measurement {
+        Measurement {
+            iterations: 2,
+            total_ticks: 200,
+            min_ticks: 90,
+            median_ticks: 90,
+            max_ticks: 110,
+            heap_bytes: Some(4736),
+            stack_bytes: Some(30_000),
+            ..Measurement::untimed(algorithm, operation, Status::Ok)
+        }
+    }
+
+    fn upload() -> Upload {
+        Upload {
+            source: Source::Browser,
+            board: "browser:1a2b3c4d".into(),
+            ticks_per_second: 1_000_000_000,
+            tick_unit: "ns".into(),
+            clock_hz: None,
+            build: Build::default(),
+            measurements: vec![
+                measured(Algorithm::MlKem768, Operation::Keygen),
+                measured(Algorithm::MlKem768, Operation::Encaps),
+            ],
+        }
+    }
+
+    /// The error `change` makes `check` give.
+    fn refused(change: impl FnOnce(&mut Upload)) -> String {
+        let mut u = upload();
+        change(&mut u);
+        u.check().expect_err("refused")
+    }
+
+    #[test]
+    fn a_sound_upload_passes_with_its_clock() {
+        assert_eq!(
+            upload().check(),
+            Ok(Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds })
+        );
+    }
+
+    #[test]
+    fn names_and_sources_are_checked() {
+        assert!(refused(|u| u.board = "qemu-mps2-an386".into()).contains("starts with"));
+        assert!(refused(|u| u.board = "browser:".into()).contains("printable"));
+        assert!(refused(|u| u.board = "browser:a b".into()).contains("printable"));
+        assert!(refused(|u| u.board = format!("browser:{}", "x".repeat(MAX_BOARD_LEN))).contains("128"));
+        assert!(refused(|u| u.source = Source::Serial).contains("\"serial\""));
+        assert!(refused(|u| u.tick_unit = "furlongs".into()).contains("tick_unit"));
+    }
+
+    #[test]
+    fn the_clock_is_bounded() {
+        assert!(refused(|u| u.ticks_per_second = 0).contains("positive"));
+        assert!(refused(|u| u.ticks_per_second = MAX_TICKS_PER_SECOND + 1).contains("picosecond"));
+        let mut u = upload();
+        u.ticks_per_second = MAX_TICKS_PER_SECOND;
+        assert!(u.check().is_ok(), "the bound itself is allowed");
+
+        assert!(refused(|u| u.clock_hz = Some(0)).contains("clock_hz"));
+        assert!(refused(|u| u.clock_hz = Some(MAX_CLOCK_HZ + 1)).contains("100000000000"));
+        let mut u = upload();
+        u.clock_hz = Some(MAX_CLOCK_HZ);
+        assert!(u.check().is_ok());
+    }
+
+    #[test]
+    fn measurement_counts_are_bounded_and_each_pair_is_measured_once() {
+        assert!(refused(|u| u.measurements.clear()).contains("1 to 1000"));
+        let many = refused(|u| {
+            u.measurements =
+                (0..=MAX_MEASUREMENTS).map(|_| measured(Algorithm::Sha256, Operation::Hash)).collect()
+        });
+        assert!(many.contains("1 to 1000"), "{many}");
+        let twice = refused(|u| u.measurements.push(measured(Algorithm::MlKem768, Operation::Keygen)));
+        assert_eq!(twice, "measurement 3 (ML-KEM-768 keygen) is measured twice in one upload");
+        // Every (algorithm, operation) the contract names, once each, fits.
+        let mut u = upload();
+        u.measurements = Algorithm::ALL
+            .iter()
+            .flat_map(|&a| Operation::ALL.iter().map(move |&o| measured(a, o)))
+            .collect();
+        assert!(u.measurements.len() <= MAX_MEASUREMENTS);
+        assert!(u.check().is_ok());
+    }
+
+    #[test]
+    fn ticks_fit_the_store_and_iterations_are_bounded() {
+        let huge = refused(|u| {
+            let m = &mut u.measurements[0];
+            m.iterations = 1;
+            m.total_ticks = MAX_TICKS + 1;
+            m.max_ticks = MAX_TICKS + 1;
+            m.median_ticks = MAX_TICKS + 1;
+        });
+        assert!(huge.contains("total_ticks is 9223372036854775808"), "{huge}");
+        // Untimed measurements carry no timing, but their counts are stored
+        // as given, so they are bounded too.
+        let untimed = refused(|u| {
+            u.measurements[0] = Measurement::untimed(Algorithm::MlDsa87, Operation::Sign, Status::Skipped);
+            u.measurements[0].min_ticks = u64::MAX;
+        });
+        assert!(untimed.contains("min_ticks"), "{untimed}");
+        let mut u = upload();
+        let m = &mut u.measurements[0];
+        (m.iterations, m.total_ticks, m.min_ticks, m.median_ticks, m.max_ticks) =
+            (1, MAX_TICKS, MAX_TICKS, MAX_TICKS, MAX_TICKS);
+        assert!(u.check().is_ok(), "i64::MAX itself fits");
+
+        let iterations = refused(|u| {
+            let m = &mut u.measurements[0];
+            m.iterations = MAX_ITERATIONS + 1;
+            m.total_ticks = u64::from(MAX_ITERATIONS + 1) * 100;
+            (m.min_ticks, m.median_ticks, m.max_ticks) = (100, 100, 100);
+        });
+        assert!(iterations.contains("iterations, above 100000000"), "{iterations}");
+    }
+
+    #[test]
+    fn impossible_figures_are_refused() {
+        assert!(refused(|u| u.measurements[0].min_ticks = 500).contains("impossible"));
+        assert!(refused(|u| u.measurements[1].iterations = 0).contains("measurement 2 (ML-KEM-768 encaps)"));
+    }
+
+    #[test]
+    fn memory_is_bounded_by_its_type_and_the_bound() {
+        // 32 bits cannot say more than 4 GiB, below the bound: the largest
+        // value passes, and a larger one does not deserialize at all.
+        let mut u = upload();
+        u.measurements[0].heap_bytes = Some(u32::MAX);
+        u.measurements[0].stack_bytes = Some(u32::MAX);
+        assert!(u.check().is_ok());
+        assert!(u64::from(u32::MAX) < MAX_MEMORY_BYTES);
+        let mut json = serde_json::to_value(upload()).unwrap();
+        json["measurements"][0]["stack_bytes"] = serde_json::json!(MAX_MEMORY_BYTES + 1);
+        let error = serde_json::from_value::<Upload>(json).unwrap_err().to_string();
+        assert!(error.contains("u32"), "{error}");
+    }
+
+    #[test]
+    fn build_texts_are_bounded() {
+        let long = refused(|u| u.build.rustc = Some("x".repeat(MAX_BUILD_TEXT + 1)));
+        assert!(long.contains("longer than 1024"), "{long}");
+        let key = refused(|u| {
+            u.build.extra.insert("k".repeat(MAX_BUILD_TEXT + 1), "v".into());
+        });
+        assert!(key.contains("longer than 1024"), "{key}");
+        let large = refused(|u| {
+            for n in 0..20 {
+                u.build.extra.insert(format!("key{n}"), "v".repeat(MAX_BUILD_TEXT));
+            }
+        });
+        assert!(large.contains("larger than 16384"), "{large}");
+    }
+
+    #[test]
+    fn every_derived_figure_of_an_accepted_upload_is_sound() {
+        // The extremes the bounds allow: the slowest and the fastest clock,
+        // the largest counts, a single tick.
+        for ticks_per_second in [1, MAX_TICKS_PER_SECOND] {
+            let most = MAX_TICKS / u64::from(MAX_ITERATIONS);
+            for (iterations, per_call) in
+                [(1, 1), (MAX_ITERATIONS, 1), (1, MAX_TICKS), (MAX_ITERATIONS, most)]
+            {
+                let m = Measurement {
+                    iterations,
+                    total_ticks: u64::from(iterations) * per_call,
+                    min_ticks: per_call,
+                    median_ticks: per_call,
+                    max_ticks: per_call,
+                    bytes_per_op: Some(u32::MAX),
+                    ..Measurement::untimed(Algorithm::Sha256, Operation::Hash, Status::Ok)
+                };
+                let mut u = upload();
+                u.ticks_per_second = ticks_per_second;
+                u.tick_unit = "cycles".into();
+                u.measurements = vec![m];
+                let clock = u.check().unwrap_or_else(|e| panic!("{m:?} at {ticks_per_second}: {e}"));
+                let result = BenchResult::from_measurement(&m, &clock);
+                assert_eq!(result.unsound_figure(), None, "{result:?}");
+            }
+        }
+    }
+
+    /// The fuzz target's seeds (`fuzz/seeds/upload_json`) are uploads it
+    /// accepts, so that fuzzing starts past the checks, not at them.
+    #[test]
+    fn the_fuzzer_s_seed_uploads_pass() {
+        for seed in [
+            include_str!("../../../fuzz/seeds/upload_json/browser.json"),
+            include_str!("../../../fuzz/seeds/upload_json/native.json"),
+        ] {
+            let upload: Upload = serde_json::from_str(seed).unwrap();
+            assert!(upload.check().is_ok(), "{:?}", upload.check());
+        }
+    }
+
+    #[test]
+    fn unsound_figures_are_named() {
+        let mut r = BenchResult::unmeasured(Algorithm::Sha256, Operation::Hash, Status::Ok);
+        assert_eq!(r.unsound_figure(), None);
+        r.ops_per_sec = Some(f64::INFINITY);
+        assert_eq!(r.unsound_figure(), Some("ops_per_sec"));
+        r.ops_per_sec = Some(1.0);
+        r.min_ms = Some(-0.5);
+        assert_eq!(r.unsound_figure(), Some("min_ms"));
+        r.min_ms = Some(f64::NAN);
+        assert_eq!(r.unsound_figure(), Some("min_ms"));
+    }
+}
