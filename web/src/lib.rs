@@ -16,7 +16,7 @@ use leptos::task::spawn_local;
 use pqbench_types::view::{Column, HistoryOf, Sort, View};
 use pqbench_types::{
     Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, ResultRow,
-    Run, RunProgress, RunRequest, Status,
+    Run, RunProgress, RunRequest, RunStatus, Status,
 };
 use wasm_bindgen::prelude::*;
 
@@ -48,6 +48,10 @@ const WITH_CLASSICAL: &[&str] = &[
 const BROWSER_TIMES: &[(u32, &str)] = &[(1000, "1 s per operation"), (200, "0.2 s per operation")];
 
 const RUNS_SHOWN: u32 = 50;
+/// Runs a history shows, the newest: more points than a chart can show
+/// apart, and a request that stays quick with a million results stored
+/// (BENCHMARKS.md, the load table).
+const HISTORY_RUNS: u32 = 200;
 
 #[wasm_bindgen(start)]
 pub fn main() {
@@ -667,7 +671,7 @@ fn History(state: State) -> impl IntoView {
         let Some(HistoryOf { board, algorithm, operation }) = chosen.get() else { return };
         rows.set(Load::Loading);
         let path = format!(
-            "/api/results?board={}&algorithm={}&operation={}&limit=20000",
+            "/api/results?board={}&algorithm={}&operation={}&limit={HISTORY_RUNS}",
             js_sys::encode_uri_component(&board),
             algorithm.as_str(),
             operation.as_str()
@@ -691,7 +695,22 @@ fn History(state: State) -> impl IntoView {
                         Load::Loading => muted("Loading…"),
                         Load::Failed => muted("The history could not be loaded."),
                         Load::Ready(rows) if rows.is_empty() => muted("No runs measured this."),
-                        Load::Ready(rows) => history_view(&title, &rows).into_any(),
+                        Load::Ready(rows) => {
+                            let older = (rows.len() == HISTORY_RUNS as usize).then(|| {
+                                view! {
+                                    <p class="muted" id="history-truncated">
+                                        {format!(
+                                            "The newest {HISTORY_RUNS} runs; older ones stay in the store (GET /api/results)."
+                                        )}
+                                    </p>
+                                }
+                            });
+                            view! {
+                                {older}
+                                {history_view(&title, &rows)}
+                            }
+                                .into_any()
+                        }
                     }}
                 </section>
             }
@@ -725,7 +744,7 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
             let r = &row.result;
             view! {
                 <tr data-run-id=row.run_id.to_string() data-changed=flagged.to_string()>
-                    <td>{row.run_id}</td>
+                    <td>{row.run_id}{unfinished_badge(row.run_status)}</td>
                     <td title=row.started_at.clone()>{format::timestamp(&row.started_at)}</td>
                     <td>{row.build_label.clone()}</td>
                     <td class="num" data-field="ops_per_sec" data-value=r.ops_per_sec.map(|v| v.to_string())>
@@ -757,6 +776,21 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
             </table>
         </div>
     }
+}
+
+/// A badge for a run that did not end `complete` (failed, incomplete,
+/// interrupted, or still going), beside figures shown with other runs':
+/// they may be a part of what the run set out to measure.
+fn unfinished_badge(status: RunStatus) -> Option<impl IntoView + use<>> {
+    (status != RunStatus::Complete).then(|| {
+        let status = status.as_str();
+        view! {
+            " "
+            <span class=format!("badge run-{status}") data-run-status=status>
+                {status}
+            </span>
+        }
+    })
 }
 
 /// Two or more runs side by side: ops/s of each, and each run's ratio to
@@ -808,9 +842,16 @@ fn compare_table(view: &View, rows: &[ResultRow]) -> impl IntoView {
             .map_or_else(|| format!("run {id}"), |r| format!("run {id}: {} ({})", r.board, r.build_label))
     };
     let base = runs[0];
+    let status = |id: i64| rows.iter().find(|r| r.run_id == id).map(|r| r.run_status);
     let headers = runs
         .iter()
-        .map(|&id| view! { <th class="num" data-run=id.to_string()>{label(id)}" ops/s"</th> })
+        .map(|&id| {
+            view! {
+                <th class="num" data-run=id.to_string()>
+                    {label(id)}" ops/s"{status(id).and_then(unfinished_badge)}
+                </th>
+            }
+        })
         .collect_view();
     let ratio_headers = runs[1..]
         .iter()

@@ -77,7 +77,7 @@ fn npm_packages_installed(dir: &Path) -> Result<bool> {
     }))
 }
 
-fn apt_install(packages: &[&str]) -> Result<()> {
+pub(crate) fn apt_install(packages: &[&str]) -> Result<()> {
     step(&format!("installing {}", packages.join(" ")));
     let root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
     let apt = |args: &[&str]| -> Result<()> {
@@ -96,7 +96,7 @@ fn apt_install(packages: &[&str]) -> Result<()> {
     apt(&args)
 }
 
-fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false)

@@ -98,6 +98,10 @@ pub struct ResultRow {
     pub started_at: String,
     /// [`Build::label`](crate::Build::label) of the run's build.
     pub build_label: String,
+    /// How the run ended (or that it has not yet): a row of a failed,
+    /// incomplete or interrupted run is a figure of a run that did not
+    /// finish as planned, and is marked wherever rows of many runs are shown.
+    pub run_status: RunStatus,
     #[serde(flatten)]
     pub result: BenchResult,
 }
@@ -125,6 +129,7 @@ impl<'de> Deserialize<'de> for ResultRow {
             source: take(&mut fields, "source")?,
             started_at: take(&mut fields, "started_at")?,
             build_label: take(&mut fields, "build_label")?,
+            run_status: take(&mut fields, "run_status")?,
             result: serde_json::from_value(serde_json::Value::Object(fields)).map_err(D::Error::custom)?,
         })
     }
@@ -172,10 +177,15 @@ mod tests {
             source: Source::Serial,
             started_at: "2025-01-01T00:00:00.000Z".into(),
             build_label: "firmware opt-s, libcrux-ml-kem 0.0.11".into(),
+            run_status: RunStatus::Interrupted,
             result,
         };
         let json = serde_json::to_value(&row).unwrap();
         assert_eq!(json["run_id"], 7);
+        // The run's status beside the result's own, which says how one
+        // measurement ended.
+        assert_eq!(json["run_status"], "interrupted");
+        assert_eq!(json["status"], "ok");
         assert_eq!(json["algorithm"], "ML-KEM-512");
         assert_eq!(json["avg_ms"], 1000.0);
         assert!(json["heap_bytes"].is_null());
@@ -183,10 +193,17 @@ mod tests {
         assert_eq!(serde_json::from_value::<ResultRow>(json.clone()).unwrap(), row);
         let text = serde_json::to_string(&row).unwrap();
         assert_eq!(serde_json::from_str::<ResultRow>(&text).unwrap(), row);
-        let mut unnamed = json;
-        unnamed.as_object_mut().unwrap().remove("build_label");
-        let error = alloc::format!("{}", serde_json::from_value::<ResultRow>(unnamed).unwrap_err());
-        assert!(error.contains("build_label"), "{error}");
+        for field in ["build_label", "run_status"] {
+            let mut missing = json.clone();
+            missing.as_object_mut().unwrap().remove(field);
+            let error = alloc::format!("{}", serde_json::from_value::<ResultRow>(missing).unwrap_err());
+            assert!(error.contains(field), "{error}");
+        }
+        for status in [RunStatus::Complete, RunStatus::Incomplete, RunStatus::Failed, RunStatus::Running] {
+            let row = ResultRow { run_status: status, ..row.clone() };
+            let text = serde_json::to_string(&row).unwrap();
+            assert_eq!(serde_json::from_str::<ResultRow>(&text).unwrap(), row);
+        }
     }
 
     #[test]

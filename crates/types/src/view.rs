@@ -464,6 +464,7 @@ mod tests {
             source: crate::Source::Serial,
             started_at: String::new(),
             build_label: String::new(),
+            run_status: crate::RunStatus::Complete,
             result,
         };
         let rows = vec![

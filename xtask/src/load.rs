@@ -1,0 +1,425 @@
+//! `cargo xtask bench-load`: the explorer's API under concurrent load, with
+//! a million stored results.
+//!
+//! The store is filled the way it fills in use, through `POST /api/uploads`
+//! (runs of one suite each, the suite's own operations and figures, from
+//! one native run of this host), then wrk, a second process, asks for what
+//! the dashboard asks for: an operation's history on a board, a
+//! comparison of runs, the runs list, one run's results, a shared report;
+//! last, the history again while other clients upload runs. wrk's latency
+//! percentiles, request rate and failed requests are the figures.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use crate::{Project, cargo_host, run, setup, step};
+
+/// Runs are spread over this many boards, so a board's history is a
+/// twentieth of the store, as on a dashboard fed by a lab of boards.
+const BOARDS: usize = 20;
+
+struct Settings {
+    results: usize,
+    seconds: u32,
+    connections: u32,
+    /// Keep the filled store (its path is printed) instead of deleting it.
+    keep: bool,
+}
+
+pub fn load(project: &Project, args: &[&str]) -> Result<()> {
+    let mut settings = Settings { results: 1_000_000, seconds: 20, connections: 16, keep: false };
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        if arg == "--keep" {
+            settings.keep = true;
+            continue;
+        }
+        let value = rest.next().and_then(|v| v.parse::<usize>().ok()).filter(|&v| v > 0);
+        match (arg, value) {
+            ("--results", Some(v)) => settings.results = v,
+            ("--seconds", Some(v)) => settings.seconds = v as u32,
+            ("--connections", Some(v)) => settings.connections = v as u32,
+            _ => bail!(
+                "usage: cargo xtask bench-load [--results N] [--seconds S] [--connections C] [--keep] (all > 0)"
+            ),
+        }
+    }
+    for (tool, package) in [("wrk", "wrk"), ("curl", "curl"), ("sqlite3", "sqlite3")] {
+        if !setup::on_path(tool) {
+            setup::apt_install(&[package])?;
+        }
+    }
+
+    step("server, optimised");
+    run(cargo_host(project).args(["build", "--release", "--package", "pqbench"]))?;
+    let pqbench = project.target.join("release").join("pqbench");
+    let dir = std::env::temp_dir().join(format!("pqbench-bench-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let outcome = measure(project, &pqbench, &dir, &settings);
+    if settings.keep {
+        eprintln!("the filled store: {}", dir.join("load.db").display());
+    } else {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    println!("{}", outcome?);
+    Ok(())
+}
+
+fn measure(project: &Project, pqbench: &Path, dir: &Path, settings: &Settings) -> Result<String> {
+    let db = dir.join("load.db");
+    step("one native run of the suite: the operations and figures the uploads carry");
+    let native = Command::new(pqbench)
+        .args(["bench", "--native", "--min-iterations", "3", "--min-time-ms", "1", "--db"])
+        .arg(dir.join("native.db"))
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running pqbench bench --native")?;
+    if !native.status.success() {
+        bail!("pqbench bench --native failed: {}", native.status);
+    }
+    let id = String::from_utf8(native.stdout)?.trim().to_string();
+    let export = Command::new(pqbench)
+        .args(["export", "--run", &id, "--format", "json", "--db"])
+        .arg(dir.join("native.db"))
+        .output()
+        .context("running pqbench export")?;
+    let export: Value = serde_json::from_slice(&export.stdout).context("the native run's export")?;
+    let measurements = measurements_of(&export)?;
+    let bodies = (0..BOARDS)
+        .map(|board| {
+            let path = dir.join(format!("upload-{board:02}.json"));
+            std::fs::write(&path, upload(board, &measurements).to_string())?;
+            Ok(path)
+        })
+        .collect::<Result<Vec<PathBuf>>>()?;
+
+    let port = free_port()?;
+    let base = format!("http://127.0.0.1:{port}");
+    let mut server = Server(
+        Command::new(pqbench)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--db"])
+            .arg(&db)
+            .arg("--dist")
+            .arg(project.dist())
+            .env("RUST_LOG", "pqbench=warn")
+            .stdout(Stdio::null())
+            .spawn()
+            .context("starting pqbench serve")?,
+    );
+    wait_for(&base)?;
+
+    let uploads = settings.results.div_ceil(measurements.len());
+    step(&format!(
+        "storing {uploads} runs of {} results through POST /api/uploads, 8 at a time",
+        measurements.len()
+    ));
+    let started = Instant::now();
+    let config = dir.join("uploads.curl");
+    let mut text = String::new();
+    for i in 0..uploads {
+        // `next` separates requests; one after the last would be a request
+        // without a URL, which aborts the transfers still running.
+        if i > 0 {
+            text.push_str("next\n");
+        }
+        text.push_str(&format!(
+            "url = \"{base}/api/uploads\"\ndata-binary = \"@{}\"\nheader = \"Content-Type: application/json\"\n\
+             output = \"/dev/null\"\nwrite-out = \"%{{http_code}}\\n\"\n",
+            bodies[i % BOARDS].display()
+        ));
+    }
+    std::fs::write(&config, text)?;
+    let seeded = Command::new("curl")
+        .args(["--parallel", "--parallel-max", "8", "--no-progress-meter", "-K"])
+        .arg(&config)
+        .output()
+        .context("running curl")?;
+    let codes = String::from_utf8_lossy(&seeded.stdout);
+    let mut refused = std::collections::BTreeMap::<&str, usize>::new();
+    for code in codes.lines().filter(|code| *code != "201") {
+        *refused.entry(code).or_default() += 1;
+    }
+    if !refused.is_empty() || codes.lines().count() != uploads {
+        bail!(
+            "of {uploads} uploads, {} answered; refused, by HTTP status (000: no answer): {refused:?}; curl: {}",
+            codes.lines().count(),
+            String::from_utf8_lossy(&seeded.stderr).lines().take(5).collect::<Vec<_>>().join(" / ")
+        );
+    }
+    let seeding = started.elapsed();
+    let stored: u64 = sqlite(&db, "SELECT COUNT(*) FROM results")?.parse()?;
+    let runs: u64 = sqlite(&db, "SELECT COUNT(*) FROM runs")?.parse()?;
+    eprintln!("{stored} results in {runs} runs, stored in {:.1} s", seeding.as_secs_f64());
+
+    // What the dashboard asks for, with ids from the filled store.
+    let newest: i64 = sqlite(&db, "SELECT MAX(id) FROM runs")?.parse()?;
+    let board = "native:load-07";
+    let compared = [newest, newest - 1, newest - 2];
+    let report = curl_json(&base, "/api/reports", &json!({ "view": { "runs": compared } }))?;
+    let report = report["id"].as_str().context("no report id")?.to_string();
+    let compare = compared.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    // As the dashboard asks: its history shows a board's newest 200 runs
+    // (`HISTORY_RUNS` in web/src/lib.rs), a comparison every row.
+    let history = format!("/api/results?board={board}&algorithm=ML-KEM-768&operation=keygen&limit=200");
+    let scenarios = [
+        ("history of one operation on one board", history.clone()),
+        ("three runs compared", format!("/api/results?run={compare}&limit=20000")),
+        ("the runs list", "/api/runs?limit=50".to_string()),
+        ("one run's results", format!("/api/runs/{newest}/results")),
+        ("a shared report", format!("/api/reports/{report}")),
+    ];
+    let mut table = format!(
+        "{stored} results in {runs} runs ({} boards), stored through the API in {:.0} s ({:.0} results/s). \
+         wrk {} s per line, 2 threads, {} connections, on the same 2-core machine as the server.\n\n\
+         | request | what the dashboard shows | req/s | p50 | p99 | failed |\n|---|---|--:|--:|--:|--:|\n",
+        BOARDS,
+        seeding.as_secs_f64(),
+        stored as f64 / seeding.as_secs_f64(),
+        settings.seconds,
+        settings.connections,
+    );
+    for (what, path) in &scenarios {
+        step(&format!("{what}: GET {path}"));
+        let figures = wrk(&base, path, settings)?;
+        table.push_str(&figures.row(&format!("`GET {}`", short(path)), what));
+    }
+
+    step("the history again, while 4 clients upload runs");
+    let script = dir.join("upload.lua");
+    std::fs::write(
+        &script,
+        "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\n\
+         local file = io.open(os.getenv(\"PQBENCH_UPLOAD\"), \"r\")\nwrk.body = file:read(\"*a\")\nfile:close()\n",
+    )?;
+    let writers = Command::new("wrk")
+        .args(["-t1", "-c4", &format!("-d{}s", settings.seconds), "--latency", "-s"])
+        .arg(&script)
+        .arg(format!("{base}/api/uploads"))
+        .env("PQBENCH_UPLOAD", &bodies[3])
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting wrk")?;
+    let readers = wrk(&base, &history, settings)?;
+    let writers = Wrk::parse(&String::from_utf8(writers.wait_with_output()?.stdout)?)?;
+    table.push_str(&readers.row(&format!("`GET {}`", short(&history)), "history, during uploads"));
+    table.push_str(
+        &writers
+            .row("`POST /api/uploads`", &format!("4 clients uploading {}-result runs", measurements.len())),
+    );
+
+    let integrity = sqlite(&db, "PRAGMA integrity_check")?;
+    server.stop();
+    if integrity != "ok" {
+        bail!("the store is damaged after the load: {integrity}");
+    }
+    Ok(table)
+}
+
+/// A native run's results back as raw measurements in nanoseconds, as a
+/// browser or host upload carries them.
+fn measurements_of(export: &Value) -> Result<Vec<Value>> {
+    let results = export["results"].as_array().context("the export has no results")?;
+    let ns = |r: &Value, field: &str| r[field].as_f64().map(|ms| (ms * 1e6).round() as u64);
+    let mut measurements = Vec::new();
+    for r in results {
+        let (Some(iterations), Some(total_s)) = (r["iterations"].as_u64(), r["total_seconds"].as_f64())
+        else {
+            continue;
+        };
+        let (Some(min), Some(median), Some(max)) = (ns(r, "min_ms"), ns(r, "median_ms"), ns(r, "max_ms"))
+        else {
+            continue;
+        };
+        measurements.push(json!({
+            "algorithm": r["algorithm"], "operation": r["operation"], "status": "ok",
+            "iterations": iterations, "total_ticks": (total_s * 1e9).round() as u64,
+            "min_ticks": min, "median_ticks": median, "max_ticks": max,
+            "heap_bytes": r["heap_bytes"], "heap_allocs": r["heap_allocs"], "stack_bytes": r["stack_bytes"],
+            "bytes_per_op": null, "needed_bytes": null
+        }));
+    }
+    if measurements.is_empty() {
+        bail!("the native run measured nothing");
+    }
+    Ok(measurements)
+}
+
+fn upload(board: usize, measurements: &[Value]) -> Value {
+    json!({
+        "source": "native",
+        "board": format!("native:load-{board:02}"),
+        "ticks_per_second": 1_000_000_000u64,
+        "tick_unit": "ns",
+        "clock_hz": null,
+        "build": {"profile": "release", "extra": {"load": "bench-load"}},
+        "measurements": measurements,
+    })
+}
+
+/// Long query strings shortened for the table.
+fn short(path: &str) -> String {
+    path.replace("&limit=20000", "")
+}
+
+#[cfg(test)]
+mod dashboard_requests {
+    /// The history the benchmark asks for is the one the dashboard asks for.
+    #[test]
+    fn the_history_limit_is_the_dashboards() {
+        let web = include_str!("../../web/src/lib.rs");
+        assert!(web.contains("const HISTORY_RUNS: u32 = 200;"));
+        assert!(include_str!("load.rs").contains("operation=keygen&limit=200\""));
+    }
+}
+
+struct Server(Child);
+
+impl Server {
+    fn stop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn wait_for(base: &str) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !Command::new("curl").args(["-sf", &format!("{base}/api/health")]).output()?.status.success() {
+        if Instant::now() > deadline {
+            bail!("the server did not come up");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok(())
+}
+
+fn sqlite(db: &Path, query: &str) -> Result<String> {
+    let output = Command::new("sqlite3").arg(db).arg(query).output().context("running sqlite3")?;
+    if !output.status.success() {
+        bail!("sqlite3 {query:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(String::from_utf8(output.stdout)?.trim().to_string())
+}
+
+fn curl_json(base: &str, path: &str, body: &Value) -> Result<Value> {
+    let output = Command::new("curl")
+        .args(["-sSf", "-H", "Content-Type: application/json", "--data-binary"])
+        .arg(body.to_string())
+        .arg(format!("{base}{path}"))
+        .output()
+        .context("running curl")?;
+    if !output.status.success() {
+        bail!("POST {path} failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
+}
+
+fn wrk(base: &str, path: &str, settings: &Settings) -> Result<Wrk> {
+    let output = Command::new("wrk")
+        .args([
+            "-t2",
+            &format!("-c{}", settings.connections),
+            &format!("-d{}s", settings.seconds),
+            "--latency",
+        ])
+        .arg(format!("{base}{path}"))
+        .output()
+        .context("running wrk")?;
+    if !output.status.success() {
+        bail!("wrk failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Wrk::parse(&String::from_utf8(output.stdout)?)
+}
+
+/// What wrk printed, in milliseconds and counts.
+#[derive(Debug, PartialEq)]
+struct Wrk {
+    p50_ms: f64,
+    p99_ms: f64,
+    requests_per_sec: f64,
+    /// Answers other than 2xx/3xx, and connect, read, write and timeout errors.
+    failed: u64,
+}
+
+impl Wrk {
+    fn parse(text: &str) -> Result<Wrk> {
+        let percentile = |p: &str| -> Result<f64> {
+            let line = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with(p) && l[p.len()..].starts_with(char::is_whitespace))
+                .with_context(|| format!("no {p} latency in wrk's output:\n{text}"))?;
+            duration_ms(line[p.len()..].trim())
+        };
+        let requests_per_sec = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("Requests/sec:"))
+            .context("no Requests/sec in wrk's output")?
+            .trim()
+            .parse()?;
+        let mut failed = 0;
+        for line in text.lines().map(str::trim) {
+            if let Some(count) = line.strip_prefix("Non-2xx or 3xx responses:") {
+                failed += count.trim().parse::<u64>()?;
+            }
+            if let Some(errors) = line.strip_prefix("Socket errors:") {
+                for part in errors.split(',') {
+                    failed += part.split_whitespace().last().unwrap_or("0").parse::<u64>()?;
+                }
+            }
+        }
+        Ok(Wrk { p50_ms: percentile("50%")?, p99_ms: percentile("99%")?, requests_per_sec, failed })
+    }
+
+    fn row(&self, request: &str, what: &str) -> String {
+        format!(
+            "| {request} | {what} | {:.0} | {:.1} ms | {:.1} ms | {} |\n",
+            self.requests_per_sec, self.p50_ms, self.p99_ms, self.failed
+        )
+    }
+}
+
+/// wrk's durations: `812.00us`, `1.23ms`, `2.01s`, `1.00m`.
+fn duration_ms(text: &str) -> Result<f64> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic()).context("a duration without a unit")?;
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse()?;
+    Ok(match unit {
+        "us" => value / 1000.0,
+        "ms" => value,
+        "s" => value * 1000.0,
+        "m" => value * 60_000.0,
+        _ => bail!("unknown duration unit in {text:?}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_wrks_report() {
+        let text = "Running 20s test @ http://127.0.0.1:1234/api/runs\n  2 threads and 16 connections\n\
+  Thread Stats   Avg      Stdev     Max   +/- Stdev\n    Latency     3.10ms    1.20ms  40.12ms   90.00%\n\
+  Latency Distribution\n     50%    2.95ms\n     75%    3.50ms\n     90%    4.10ms\n     99%  812.00us\n\
+  101 requests in 20.00s, 1.00MB read\n  Socket errors: connect 0, read 1, write 0, timeout 2\n\
+  Non-2xx or 3xx responses: 4\nRequests/sec:   5.05\nTransfer/sec:     51.20KB\n";
+        let wrk = Wrk::parse(text).unwrap();
+        assert_eq!(wrk, Wrk { p50_ms: 2.95, p99_ms: 0.812, requests_per_sec: 5.05, failed: 7 });
+        assert_eq!(duration_ms("1.50s").unwrap(), 1500.0);
+        assert!(duration_ms("3").is_err());
+    }
+}
