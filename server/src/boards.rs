@@ -162,7 +162,7 @@ impl ProbeWiring {
 
 /// What a reserved run drives.
 pub enum Target {
-    Emulated { board: &'static EmulatedBoard, image: PathBuf, framing: Framing },
+    Emulated { board: &'static EmulatedBoard, image: PathBuf, framing: Framing, options: EmulatorOptions },
     Probe { serial: String, board: &'static ProbeBoard, image: PathBuf },
 }
 
@@ -172,6 +172,8 @@ pub struct Boards {
     #[cfg_attr(not(feature = "probe-rs"), allow(dead_code))]
     wiring: ProbeWiring,
     busy: Arc<Mutex<HashSet<String>>>,
+    /// Where each emulator's QEMU monitor listens, if anywhere.
+    monitors: Option<PathBuf>,
 }
 
 /// Holds a board for one run; dropping it frees the board.
@@ -195,7 +197,17 @@ impl Boards {
         if !cfg!(feature = "probe-rs") && !wiring.0.is_empty() {
             tracing::warn!("probes are wired with --probe, but this pqbench is built without probe support");
         }
-        Boards { firmware_dir, wiring, busy: Arc::default() }
+        Boards { firmware_dir, wiring, busy: Arc::default(), monitors: None }
+    }
+
+    /// Gives each emulator a QEMU monitor on a Unix socket,
+    /// `<dir>/<board id>.monitor` (a board runs one run at a time, so the
+    /// name is never shared), through which a test resets the board
+    /// mid-run (`system_reset`) as a watchdog or a reset button would.
+    /// Without it, as in production, QEMU has no monitor at all.
+    pub fn with_qemu_monitors(mut self, dir: PathBuf) -> Self {
+        self.monitors = Some(dir);
+        self
     }
 
     /// The image of a build variant: `opt-s` is the board's own image,
@@ -319,7 +331,8 @@ impl Boards {
                     return Err(BoardError::NoQemu);
                 }
                 let framing = if variant == DEFMT_VARIANT { Framing::Defmt } else { Framing::Text };
-                Target::Emulated { board, image, framing }
+                let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", board.id)));
+                Target::Emulated { board, image, framing, options: EmulatorOptions { monitor } }
             }
         };
         let mut busy = self.busy.lock().map_err(|_| BoardError::Busy(id.into()))?;
@@ -367,16 +380,39 @@ pub struct Emulator {
     pub console: String,
 }
 
+/// How an emulator is started beyond its board's own arguments. The
+/// default is what production uses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EmulatorOptions {
+    /// A QEMU human monitor listening on this Unix socket; `None`: no
+    /// monitor. See [`Boards::with_qemu_monitors`].
+    pub monitor: Option<PathBuf>,
+}
+
 impl Emulator {
     /// Starts the board under QEMU with a deterministic clock: `-icount
     /// shift=0` makes every run of one image count the same ticks.
     pub async fn start(board: &EmulatedBoard, image: &Path) -> Result<Emulator, BoardError> {
+        Emulator::start_with(board, image, &EmulatorOptions::default()).await
+    }
+
+    /// [`Emulator::start`], with `options`.
+    pub async fn start_with(
+        board: &EmulatedBoard,
+        image: &Path,
+        options: &EmulatorOptions,
+    ) -> Result<Emulator, BoardError> {
         let mut command = Command::new(QEMU);
         command.args(["-machine", board.machine]);
         if let Some(cpu) = board.cpu {
             command.args(["-cpu", cpu]);
         }
-        command.args(["-nographic", "-monitor", "none", "-icount", "shift=0"]);
+        command.args(["-nographic", "-icount", "shift=0", "-monitor"]);
+        match &options.monitor {
+            // QEMU removes a stale socket of that name before listening.
+            Some(socket) => command.arg(format!("unix:{},server=on,wait=off", socket.display())),
+            None => command.arg("none"),
+        };
         for serial in board.serials {
             command.args(["-serial", serial]);
         }
@@ -387,6 +423,7 @@ impl Emulator {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
+        die_with_parent(&mut command);
         let mut child = command.spawn().map_err(|e| BoardError::Qemu(e.to_string()))?;
         let stdout = child.stdout.take().ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
         let stderr = child.stderr.take().ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
@@ -443,3 +480,36 @@ impl Emulator {
         let _ = self.child.kill().await;
     }
 }
+
+/// Makes the kernel kill QEMU when the server dies. `kill_on_drop` covers
+/// every end of the server that runs its drops, but not SIGKILL, the OOM
+/// killer or an abort: an orphaned QEMU would keep its CPU busy with a run
+/// nobody reads, and a restarted server would start a second one.
+///
+/// The death signal follows the *thread* that spawned QEMU, not the
+/// process: emulators are started from the async runtime's worker threads
+/// (or the command line's main thread), which live as long as the server.
+/// Never start one from `spawn_blocking`, whose threads end when idle.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    let parent = std::process::id();
+    // SAFETY: the hook runs in the child between fork and exec, where only
+    // async-signal-safe calls are allowed: prctl and getppid are, and the
+    // hook allocates nothing (an OS error code needs no allocation).
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The server died between fork and prctl: no signal will come,
+            // so QEMU is not started (ESRCH: the parent is no more).
+            if libc::getppid() as u32 != parent {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_command: &mut Command) {}

@@ -1,9 +1,10 @@
 //! From a board's serial byte stream to stored results.
 //!
 //! The collector sends the run command, then reads records until the board
-//! ends the run, reports an error, closes the port or falls silent. Every
-//! intact result is stored the moment it arrives, so a run cut short keeps
-//! what it measured; every refused record is counted on the run.
+//! ends the run, reports an error, restarts, closes the port or falls
+//! silent. Every intact result is stored the moment it arrives, so a run cut
+//! short keeps what it measured (and its error says how many); every
+//! refused record is counted on the run.
 
 use std::time::Duration;
 
@@ -36,7 +37,9 @@ pub struct Outcome {
 pub struct Collector<'a> {
     store: &'a Store,
     run_id: i64,
-    /// Longest wait for the next byte before the board counts as silent.
+    /// Longest wait for the next readable record before the board counts
+    /// as silent. Bytes that make no record (noise, a babbling line) do not
+    /// count: a board lost in noise would otherwise hold the run forever.
     pub silence: Duration,
     /// The image the board runs, when the host knows it: its build id must
     /// be the one the board says, and its hash is recorded on the run.
@@ -74,12 +77,35 @@ impl<P: AsyncRead + Unpin> Link for SerialLink<'_, P> {
     async fn receive(&mut self) -> Result<Vec<u8>, String> {
         let mut buf = [0u8; 1024];
         match self.0.read(&mut buf).await {
-            Ok(0) => Err("the serial port closed".into()),
+            Ok(0) => Err(PORT_CLOSED.into()),
             Ok(n) => Ok(buf[..n].to_vec()),
-            Err(e) => Err(format!("reading the serial port: {e}")),
+            Err(e) => Err(read_error(&e)),
         }
     }
 }
+
+/// A port whose far end went away: a USB board unplugged, or the emulator
+/// behind a pseudo-terminal stopped.
+const PORT_CLOSED: &str = "the serial port closed: the board is gone (unplugged, or its emulator stopped)";
+
+/// Why a read failed, for a person. A pseudo-terminal whose emulator died,
+/// or a USB port whose board was unplugged, fails reads with EIO, whose
+/// own text ("Input/output error") says nothing of what happened.
+fn read_error(e: &std::io::Error) -> String {
+    if e.raw_os_error() == Some(libc::EIO) {
+        format!("{PORT_CLOSED} ({e})")
+    } else {
+        format!("reading the serial port: {e}")
+    }
+}
+
+/// The start of the line the bundled firmware writes when it boots
+/// (`firmware/src/report/text.rs`, and `frames.rs` for defmt). Once the
+/// board has answered `hello`, seeing it again means the board restarted.
+pub const BOOT_BANNER: &str = "pqbench firmware on ";
+
+/// The error of a run whose board restarted before it ended.
+pub const RESTARTED: &str = "the board restarted mid-run";
 
 impl<'a> Collector<'a> {
     pub fn new(store: &'a Store, run_id: i64) -> Self {
@@ -106,7 +132,12 @@ impl<'a> Collector<'a> {
             Err(why) => Ending::Lost(why),
             Ok(()) => match send(port, &Command::Run(command).to_string()).await {
                 Err(e) => Ending::Lost(format!("could not send the run command: {e}")),
-                Ok(()) => self.receive(&mut SerialLink(port), decoder, &mut state, &mut progress).await?,
+                Ok(()) => {
+                    // It answered `hello`, so it has booted: its banner from
+                    // now on is a restart's.
+                    state.answered = true;
+                    self.receive(&mut SerialLink(port), decoder, &mut state, &mut progress).await?
+                }
             },
         };
         self.finish(&state, ending).await
@@ -129,7 +160,12 @@ impl<'a> Collector<'a> {
     async fn finish(&self, state: &State, ending: Ending) -> Result<Outcome, StoreError> {
         let outcome = state.outcome(ending);
         if !self.leave_outcome_to_caller {
-            self.store.finish_run(self.run_id, outcome.status, outcome.error.as_deref()).await?;
+            // The store writes `complete` only if every result the
+            // collector counted is there, in the same transaction.
+            let expected = Some(outcome.results);
+            self.store
+                .finish_run_expecting(self.run_id, outcome.status, outcome.error.as_deref(), expected)
+                .await?;
         }
         Ok(outcome)
     }
@@ -141,21 +177,41 @@ impl<'a> Collector<'a> {
         state: &mut State,
         progress: &mut impl FnMut(Progress),
     ) -> Result<Ending, StoreError> {
+        let mut banner = BannerScan::default();
+        // Reset by each record read, not by each byte: see `silence`.
+        let mut deadline = tokio::time::Instant::now() + self.silence;
+        let mut noise = false;
         loop {
-            let bytes = match tokio::time::timeout(self.silence, link.receive()).await {
+            let bytes = match tokio::time::timeout_at(deadline, link.receive()).await {
                 Err(_) => {
-                    return Ok(Ending::Lost(format!(
-                        "the board sent nothing for {} s",
-                        self.silence.as_secs()
-                    )));
+                    let silent = self.silence.as_secs();
+                    return Ok(Ending::Lost(if noise {
+                        format!("the board sent nothing readable for {silent} s, only noise")
+                    } else {
+                        format!("the board sent nothing for {silent} s")
+                    }));
                 }
                 Ok(Err(why)) => return Ok(Ending::Lost(why)),
                 Ok(Ok(bytes)) => bytes,
             };
+            // Only a banner after the board answered: one before is its boot.
+            let restarted = banner.scan(&bytes) && state.answered;
+            noise = true;
             for event in decoder.push(&bytes) {
+                if matches!(event, Event::Record(_)) {
+                    deadline = tokio::time::Instant::now() + self.silence;
+                    noise = false;
+                }
                 if let Some(ending) = self.handle(event, state, progress).await? {
                     return Ok(ending);
                 }
+            }
+            // The banner in the raw bytes, even where the decoder could not
+            // show it as text: a reset in the middle of a record glues the
+            // banner to the cut record, and both are refused as one line.
+            // What arrived before it is handled above and kept.
+            if restarted {
+                return Ok(Ending::Restarted);
             }
         }
     }
@@ -167,6 +223,10 @@ impl<'a> Collector<'a> {
         progress: &mut impl FnMut(Progress),
     ) -> Result<Option<Ending>, StoreError> {
         let record = match event {
+            // The banner as defmt sends it: a frame, rendered as text.
+            Event::Text(text) if state.answered && text.starts_with(BOOT_BANNER) => {
+                return Ok(Some(Ending::Restarted));
+            }
             Event::Text(text) => {
                 progress(Progress::Text(text));
                 return Ok(None);
@@ -177,7 +237,14 @@ impl<'a> Collector<'a> {
             }
             Event::Record(record) => record,
         };
+        if matches!(record, Record::Begin { .. } | Record::Progress { .. } | Record::Result(_)) {
+            state.begun = true;
+        }
         match record {
+            // A board answers `hello` once per `hello` the host said, and
+            // again as a run's first record; after the run's own records
+            // began, another is a board that restarted and was asked again.
+            Record::Hello(_) if state.begun => return Ok(Some(Ending::Restarted)),
             Record::Hello(hello) => match hello.clock() {
                 Ok(clock) => {
                     if let Some(refusal) = self.check_image(&hello) {
@@ -190,6 +257,7 @@ impl<'a> Collector<'a> {
                         .describe_run(self.run_id, &build, hello.clock_hz(), clock.ticks_per_second, &unit)
                         .await?;
                     state.clock = Some(clock);
+                    state.answered = true;
                 }
                 Err(e) => {
                     return Ok(Some(Ending::Refused(format!("the board's hello is unusable: {e}"))));
@@ -274,7 +342,7 @@ async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(
         let deadline = tokio::time::Instant::now() + HANDSHAKE_WAIT;
         while let Ok(read) = tokio::time::timeout_at(deadline, port.read(&mut buf)).await {
             match read {
-                Ok(0) => return Err("the serial port closed".into()),
+                Ok(0) => return Err(PORT_CLOSED.into()),
                 Ok(n) => {
                     for event in decoder.push(&buf[..n]) {
                         match event {
@@ -284,7 +352,7 @@ async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(
                         }
                     }
                 }
-                Err(e) => return Err(format!("reading the serial port: {e}")),
+                Err(e) => return Err(read_error(&e)),
             }
         }
     }
@@ -304,6 +372,31 @@ struct State {
     expected: Option<u32>,
     stored: u32,
     rejected: u32,
+    /// The board has answered since it booted: its boot banner now means
+    /// it restarted.
+    answered: bool,
+    /// The run's own records (`begin`, `op`, `result`) have started: a
+    /// `hello` now means the board restarted.
+    begun: bool,
+}
+
+/// Finds [`BOOT_BANNER`] in a byte stream, across the chunks it comes in.
+#[derive(Default)]
+struct BannerScan {
+    /// The end of the previous chunk, which may hold the banner's start.
+    tail: Vec<u8>,
+}
+
+impl BannerScan {
+    /// Whether the banner ends in these bytes.
+    fn scan(&mut self, bytes: &[u8]) -> bool {
+        let banner = BOOT_BANNER.as_bytes();
+        self.tail.extend_from_slice(bytes);
+        let found = self.tail.windows(banner.len()).any(|w| w == banner);
+        let keep = self.tail.len().min(banner.len() - 1);
+        self.tail.drain(..self.tail.len() - keep);
+        found
+    }
 }
 
 enum Ending {
@@ -314,6 +407,9 @@ enum Ending {
     /// The host will not take the board's records: the reason.
     Refused(String),
     Lost(String),
+    /// The board booted again (a reset, a watchdog, a brown-out): the run
+    /// it was making is gone, and nothing more of it will come.
+    Restarted,
 }
 
 impl State {
@@ -333,9 +429,32 @@ impl State {
                     self.stored, self.rejected
                 )),
             ),
-            Ending::BoardError(message) => (RunStatus::Failed, Some(format!("the board said: {message}"))),
-            Ending::Refused(why) | Ending::Lost(why) => (RunStatus::Failed, Some(why)),
+            Ending::BoardError(message) => {
+                (RunStatus::Failed, Some(format!("the board said: {message}{}", self.kept())))
+            }
+            // Failed, not incomplete: `incomplete` is a run the board
+            // finished whose records were damaged on the way; here the board
+            // never finished, as when it fails or goes away. What it stored
+            // before is kept, and the error says how much.
+            Ending::Restarted => (RunStatus::Failed, Some(format!("{RESTARTED}{}", self.kept()))),
+            Ending::Lost(why) => (RunStatus::Failed, Some(format!("{why}{}", self.kept()))),
+            Ending::Refused(why) => (RunStatus::Failed, Some(why)),
         };
         Outcome { status, error, results: self.stored, rejected: self.rejected }
+    }
+
+    /// What a run cut short keeps, to follow its reason: nothing when it
+    /// stored and refused nothing.
+    fn kept(&self) -> String {
+        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        match (self.stored, self.rejected) {
+            (0, 0) => String::new(),
+            (stored, 0) => format!("; {} kept", plural(stored, "result", "results")),
+            (stored, rejected) => format!(
+                "; {} kept, {} refused",
+                plural(stored, "result", "results"),
+                plural(rejected, "record", "records")
+            ),
+        }
     }
 }

@@ -6,7 +6,9 @@ use pqbench_types::{RunRequest, RunStatus, Source};
 use pqbench_wire::{Decoder, RunCommand};
 use tokio_util::sync::CancellationToken;
 
-use crate::boards::{BoardError, Boards, EmulatedBoard, Emulator, Framing, Reservation, Target};
+use crate::boards::{
+    BoardError, Boards, EmulatedBoard, Emulator, EmulatorOptions, Framing, Reservation, Target,
+};
 use crate::collect::{Collector, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
 use crate::image::FirmwareImage;
@@ -113,7 +115,10 @@ impl PreparedRun {
         let PreparedRun { id, store, _reservation, .. } = self;
         drop(_reservation);
         let outcome = ended?;
-        store.finish_run(id, outcome.status, outcome.error.as_deref()).await?;
+        // `complete` is written only with every counted result stored.
+        store
+            .finish_run_expecting(id, outcome.status, outcome.error.as_deref(), Some(outcome.results))
+            .await?;
         Ok(outcome)
     }
 
@@ -131,8 +136,8 @@ impl PreparedRun {
             Err(e) => return self.fail(format!("reading the firmware image: {e}")),
         };
         match &self.target {
-            Target::Emulated { board, framing, .. } => {
-                self.on_emulator(board, *framing, image, progress).await
+            Target::Emulated { board, framing, options, .. } => {
+                self.on_emulator(board, *framing, options, image, progress).await
             }
             #[cfg(feature = "probe-rs")]
             Target::Probe { serial, board, .. } => self.on_probe(serial, board, image, progress).await,
@@ -147,6 +152,7 @@ impl PreparedRun {
         &self,
         board: &'static EmulatedBoard,
         framing: Framing,
+        options: &EmulatorOptions,
         image: FirmwareImage,
         progress: impl FnMut(Progress),
     ) -> Result<Outcome, StoreError> {
@@ -157,7 +163,7 @@ impl PreparedRun {
                 Err(e) => return self.fail(e.to_string()),
             },
         };
-        let emulator = match Emulator::start(board, &image.path).await {
+        let emulator = match Emulator::start_with(board, &image.path, options).await {
             Ok(emulator) => emulator,
             Err(e) => return self.fail(e.to_string()),
         };

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::Server;
+use common::{Server, children_of};
 
 /// A run's server-sent events, read as they come.
 struct Events {
@@ -97,21 +97,6 @@ async fn post_raw(server: &Server, path: &str, body: String) -> (u16, Value) {
 }
 
 /// The processes `pid` started that still exist, reaped or not.
-fn children_of(pid: u32) -> Vec<String> {
-    let mut children = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
-        // `pid (comm) state ppid ...`; comm may hold spaces, so read after its `)`.
-        let Some((head, rest)) = stat.rsplit_once(") ") else { continue };
-        let mut fields = rest.split_whitespace();
-        let state = fields.next().unwrap_or("?");
-        if fields.next().and_then(|ppid| ppid.parse::<u32>().ok()) == Some(pid) {
-            children.push(format!("{head}) {state}"));
-        }
-    }
-    children
-}
-
 fn upload(board: &str, source: &str, build: Value, measurements: &[(&str, &str)]) -> Value {
     let measurements: Vec<Value> = measurements
         .iter()

@@ -11,13 +11,30 @@ use serde_json::Value;
 pub struct Server {
     child: Child,
     pub base: String,
-    _dir: tempfile::TempDir,
+    db: PathBuf,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// How to start a server: its database, the address it listens on, and
+/// any further arguments.
+pub struct ServerOptions<'a> {
+    /// None: a fresh database in a temporary folder.
+    pub db: Option<PathBuf>,
+    /// The address given to `--listen`; requests go to 127.0.0.1 on its port.
+    pub listen_ip: &'a str,
+    pub extra: &'a [&'a str],
+}
+
+impl Default for ServerOptions<'_> {
+    fn default() -> Self {
+        ServerOptions { db: None, listen_ip: "127.0.0.1", extra: &[] }
     }
 }
 
@@ -44,19 +61,30 @@ pub fn free_port() -> u16 {
 }
 
 pub async fn start_server(extra: &[&str]) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+    start_server_with(ServerOptions { extra, ..ServerOptions::default() }).await
+}
+
+pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
+    let (db, dir) = match options.db {
+        Some(db) => (db, None),
+        None => {
+            let dir = tempfile::tempdir().unwrap();
+            (dir.path().join("pqbench.db"), Some(dir))
+        }
+    };
     let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
-        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["serve", "--listen", &format!("{}:{port}", options.listen_ip)])
         .arg("--db")
-        .arg(dir.path().join("pqbench.db"))
+        .arg(&db)
         .arg("--dist")
         .arg(dist())
-        .args(extra)
+        .args(options.extra)
+        .env_remove("PQBENCH_TOKEN")
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let server = Server { child, base: format!("http://127.0.0.1:{port}"), _dir: dir };
+    let server = Server { child, base: format!("http://127.0.0.1:{port}"), db, _dir: dir };
     let deadline = Instant::now() + Duration::from_secs(30);
     while reqwest::get(format!("{}/api/health", server.base)).await.is_err() {
         assert!(Instant::now() < deadline, "the server did not come up");
@@ -73,7 +101,14 @@ impl Server {
 
     /// The server's database, for a second pqbench process to share.
     pub fn db(&self) -> PathBuf {
-        self._dir.path().join("pqbench.db")
+        self.db.clone()
+    }
+
+    /// Ends the server at once, as a crash would (SIGKILL): nothing of it
+    /// runs after, not even its drop handlers.
+    pub fn kill_hard(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
@@ -104,4 +139,21 @@ impl Server {
         assert!(response.status().is_success(), "GET {path}: {}", response.status());
         response.json().await.unwrap()
     }
+}
+
+/// The processes whose parent is `pid` (the emulators a server started), as
+/// `pid (name) state`.
+pub fn children_of(pid: u32) -> Vec<String> {
+    let mut children = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // `pid (comm) state ppid ...`; comm may hold spaces, so read after its `)`.
+        let Some((head, rest)) = stat.rsplit_once(") ") else { continue };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or("?");
+        if fields.next().and_then(|ppid| ppid.parse::<u32>().ok()) == Some(pid) {
+            children.push(format!("{head}) {state}"));
+        }
+    }
+    children
 }
