@@ -4,13 +4,14 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path as UrlPath, Query, Request, State};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path as UrlPath, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
 use pqbench_types::{
@@ -18,7 +19,9 @@ use pqbench_types::{
     ReportCreated, ResultRow, RunEnd, RunRequest, RunStatus, Source, Upload, is_report_id,
 };
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -82,6 +85,38 @@ impl From<QueryRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(e: PathRejection) -> Self {
+        ApiError::new(e.status(), e.body_text())
+    }
+}
+
+/// A path parameter whose rejection (such as `%FF`, not UTF-8) is JSON,
+/// as every API error is; axum's own `Path` answers in plain text.
+struct ApiPath<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<Self> {
+        let UrlPath(value) = UrlPath::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiPath(value))
+    }
+}
+
+/// A JSON body, or why not: a body over `limit` bytes (the route's
+/// `DefaultBodyLimit`) says the limit, so the client knows what to cut.
+fn json_body<T>(body: Result<Json<T>, JsonRejection>, limit: usize) -> ApiResult<T> {
+    match body {
+        Ok(Json(value)) => Ok(value),
+        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than this endpoint takes ({} KiB at most)", limit / 1024),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
 impl From<RunError> for ApiError {
     fn from(e: RunError) -> Self {
         let status = match &e {
@@ -128,33 +163,50 @@ type ApiResult<T> = Result<T, ApiError>;
 /// hundred KiB; the adapters refuse more than 4 MiB of text in any case.
 const MAX_IMPORT_BYTES: usize = 8 * 1024 * 1024;
 
+/// An upload of the most measurements `upload::validate` takes (1000, each
+/// about 400 bytes of JSON) and the largest build description (16 KiB) is
+/// under 500 KiB; twice that leaves room for pretty-printed JSON.
+const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
+
+/// A run request is a board, a variant, a few numbers and at most every
+/// algorithm's name: well under 2 KiB.
+const MAX_RUN_REQUEST_BYTES: usize = 16 * 1024;
+
 /// The whole application: `/api`, then the dashboard's files from `dist`.
 pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
     let api = Router::new()
         .route("/health", get(health))
         .route("/boards", get(boards))
-        .route("/runs", get(list_runs).post(start_run))
+        .route("/runs", get(list_runs).post(start_run).layer(DefaultBodyLimit::max(MAX_RUN_REQUEST_BYTES)))
         .route("/runs/{id}", get(get_run))
         .route("/runs/{id}/results", get(get_results))
         .route("/runs/{id}/events", get(run_events))
         .route("/runs/{id}/cancel", post(cancel_run))
         .route("/results", get(results_across_runs))
-        .route("/uploads", post(upload))
+        .route("/uploads", post(upload).layer(DefaultBodyLimit::max(MAX_UPLOAD_BYTES)))
         // A log is read twice: previewed (nothing stored), then stored.
         .route("/imports/preview", post(preview_import).layer(DefaultBodyLimit::max(MAX_IMPORT_BYTES)))
         .route("/imports", post(store_import).layer(DefaultBodyLimit::max(MAX_IMPORT_BYTES)))
         // Reports are immutable: no route changes or deletes one.
         .route("/reports", post(create_report).layer(DefaultBodyLimit::max(MAX_REPORT_BYTES)))
         .route("/reports/{id}", get(get_report))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint") })
+        .fallback(no_such_endpoint)
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
         })
-        .layer(middleware::from_fn_with_state(token.map(Arc::new), require_token_for_writes))
+        .layer(middleware::from_fn_with_state(
+            token.as_deref().map(TokenDigest::of),
+            require_token_for_writes,
+        ))
+        // Outermost, so that it sees every answer, the token's included.
+        .layer(middleware::from_fn(errors_as_json))
         .with_state(state);
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     Router::new()
         .nest("/api", api)
+        // `nest` leaves `/api/` to the dashboard's files, but a client there
+        // is after the API.
+        .route("/api/", any(no_such_endpoint))
         .fallback_service(files)
         // Cross-origin isolation gives the browser benchmark a fine-grained
         // performance.now(); nosniff keeps uploads from being run as scripts.
@@ -170,27 +222,109 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+}
+
+/// What a page of this server may load and run, on every response (a
+/// worker's script takes its policy from its own response): only this
+/// server's files, no inline script or style, no plugins, no framing by
+/// other sites. `'wasm-unsafe-eval'` lets the dashboard, the benchmark
+/// worker and the browser comparison's peers (`/bench/compare/`,
+/// liboqs-js compiles wasm from bytes) compile WebAssembly without
+/// allowing JavaScript's eval. `img-src data:` lets a page show a `data:`
+/// image, such as a chart's SVG download; an image runs no script. Charts
+/// are inline SVG with presentation attributes, never `style=`, so
+/// `style-src` needs no `'unsafe-inline'`. `tests/e2e/security.test.mjs`
+/// holds the dashboard and the comparison page to it.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; \
+     base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The SHA-256 of a token. Tokens are compared by their digests, every
+/// byte of both, so the time a comparison takes says nothing about how
+/// much of a guess was right.
+#[derive(Clone, Copy)]
+struct TokenDigest([u8; 32]);
+
+impl TokenDigest {
+    fn of(token: &str) -> Self {
+        TokenDigest(Sha256::digest(token.as_bytes()).into())
+    }
+
+    fn matches(&self, other: &TokenDigest) -> bool {
+        self.0.iter().zip(&other.0).fold(0u8, |differ, (a, b)| differ | (a ^ b)) == 0
+    }
+}
+
+async fn no_such_endpoint() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
 }
 
 /// Reading needs no token; with a token configured, writing does.
 async fn require_token_for_writes(
-    State(token): State<Option<Arc<String>>>,
+    State(token): State<Option<TokenDigest>>,
     request: Request,
     next: Next,
 ) -> Response {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if let (true, Some(token)) = (writes, token) {
-        let given = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        if given != Some(token.as_str()) {
-            return ApiError::new(StatusCode::UNAUTHORIZED, "this server needs a token to write")
-                .into_response();
+        let refusal = match bearer_token(&request) {
+            None => Some("writing to this server needs its token: send `Authorization: Bearer <token>`"),
+            Some(given) if !token.matches(&TokenDigest::of(given)) => Some("that is not this server's token"),
+            Some(_) => None,
+        };
+        if let Some(why) = refusal {
+            let mut response = ApiError::new(StatusCode::UNAUTHORIZED, why).into_response();
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return response;
         }
     }
     next.run(request).await
+}
+
+/// The token of an `Authorization: Bearer <token>` header (the scheme's
+/// name is case-insensitive, RFC 9110).
+fn bearer_token(request: &Request) -> Option<&str> {
+    let value = request.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Every API error is `{"error": "..."}`: an error answered in plain text
+/// by axum itself (an extractor's rejection a handler did not map) is
+/// rewrapped, so a client can always read why, and keeps its status and
+/// headers (such as `Allow`).
+async fn errors_as_json(request: Request, next: Next) -> Response {
+    /// More than any of axum's own rejection texts.
+    const MAX_ERROR_TEXT: usize = 4096;
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MAX_ERROR_TEXT)
+        .await
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_owned())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("the request failed").to_lowercase()
+    } else {
+        text
+    };
+    parts.headers.remove(header::CONTENT_TYPE);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let mut rewrapped = ApiError::new(status, message).into_response();
+    rewrapped.headers_mut().extend(parts.headers);
+    rewrapped
 }
 
 async fn health() -> Json<serde_json::Value> {
@@ -210,7 +344,7 @@ async fn start_run(
     State(state): State<AppState>,
     request: Result<Json<RunRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
-    let Json(request) = request?;
+    let request = json_body(request, MAX_RUN_REQUEST_BYTES)?;
     let prepared = runner::prepare(&state.store, &state.boards, &request).await?;
     let id = prepared.id;
     // Registered before the id is given out, so its events and its cancel
@@ -261,7 +395,7 @@ enum Feed {
 /// stream closes. A run that has ended answers its `end` at once.
 async fn run_events(
     State(state): State<AppState>,
-    UrlPath(id): UrlPath<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, axum::Error>>>> {
     let id = run_id(&id)?;
     // Subscribe before reading the store: a run ending in between is seen
@@ -329,7 +463,7 @@ async fn next_event(mut feed: Feed) -> Option<(Result<Event, axum::Error>, Feed)
 /// results stored until then.
 async fn cancel_run(
     State(state): State<AppState>,
-    UrlPath(id): UrlPath<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let id = run_id(&id)?;
     let ended = |status: RunStatus| {
@@ -450,7 +584,7 @@ async fn create_report(
     State(state): State<AppState>,
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<ReportCreated>)> {
-    let Json(body) = body?;
+    let body = json_body(body, MAX_REPORT_BYTES)?;
     // Two of 62^16 ids meeting is all but impossible, but drawing again
     // costs nothing and keeps a report from ever replacing another.
     for _ in 0..3 {
@@ -468,7 +602,7 @@ async fn create_report(
     Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "no free report id was found"))
 }
 
-async fn get_report(State(state): State<AppState>, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Report>> {
+async fn get_report(State(state): State<AppState>, ApiPath(id): ApiPath<String>) -> ApiResult<Json<Report>> {
     if !is_report_id(&id) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
@@ -513,7 +647,7 @@ fn run_id(raw: &str) -> ApiResult<i64> {
 
 async fn get_run(
     State(state): State<AppState>,
-    UrlPath(id): UrlPath<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<pqbench_types::Run>> {
     let id = run_id(&id)?;
     let run = state.store.run(id).await?;
@@ -522,7 +656,7 @@ async fn get_run(
 
 async fn get_results(
     State(state): State<AppState>,
-    UrlPath(id): UrlPath<String>,
+    ApiPath(id): ApiPath<String>,
 ) -> ApiResult<Json<Vec<pqbench_types::BenchResult>>> {
     let id = run_id(&id)?;
     if state.store.run(id).await?.is_none() {
@@ -535,7 +669,7 @@ async fn upload(
     State(state): State<AppState>,
     body: Result<Json<Upload>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
-    let Json(body) = body?;
+    let body = json_body(body, MAX_UPLOAD_BYTES)?;
     let (run, clock) =
         upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
     let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
@@ -546,7 +680,7 @@ async fn preview_import(
     State(state): State<AppState>,
     body: Result<Json<ImportRequest>, JsonRejection>,
 ) -> ApiResult<Json<ImportPreview>> {
-    let Json(request) = body?;
+    let request = json_body(body, MAX_IMPORT_BYTES)?;
     Ok(Json(import::preview(&state.store, &request).await?))
 }
 
@@ -554,7 +688,50 @@ async fn store_import(
     State(state): State<AppState>,
     body: Result<Json<ImportRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<ImportStored>)> {
-    let Json(request) = body?;
+    let request = json_body(body, MAX_IMPORT_BYTES)?;
     let plan = import::plan(&request)?;
     Ok((StatusCode::CREATED, Json(import::store(&state.store, plan).await?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error axum answers in plain text (an extractor a handler left
+    /// unmapped, a method a route lacks) reaches the client as JSON, with
+    /// its status and headers; other answers pass untouched.
+    #[tokio::test]
+    async fn plain_text_errors_are_rewrapped_as_json() {
+        async fn number(UrlPath(n): UrlPath<u32>) -> String {
+            n.to_string()
+        }
+        let app = Router::new().route("/n/{n}", get(number)).layer(middleware::from_fn(errors_as_json));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+
+        let refused = reqwest::get(format!("{base}/n/x")).await.unwrap();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(refused.headers()[header::CONTENT_TYPE], "application/json");
+        let answer: serde_json::Value = refused.json().await.unwrap();
+        assert!(answer["error"].as_str().unwrap().contains("Cannot parse"), "{answer}");
+
+        let wrong_method = reqwest::Client::new().post(format!("{base}/n/1")).send().await.unwrap();
+        assert_eq!(wrong_method.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert!(wrong_method.headers()[header::ALLOW].to_str().unwrap().contains("GET"));
+        let answer: serde_json::Value = wrong_method.json().await.unwrap();
+        assert_eq!(answer, json!({"error": "method not allowed"}));
+
+        let fine = reqwest::get(format!("{base}/n/7")).await.unwrap();
+        assert_eq!((fine.status(), fine.text().await.unwrap()), (StatusCode::OK, "7".to_owned()));
+    }
+
+    #[test]
+    fn tokens_match_only_themselves() {
+        let token = TokenDigest::of("s3cret");
+        assert!(token.matches(&TokenDigest::of("s3cret")));
+        for other in ["", "s3cre", "s3cret ", "S3cret", "s3cret2"] {
+            assert!(!token.matches(&TokenDigest::of(other)), "{other:?}");
+        }
+    }
 }

@@ -264,8 +264,15 @@ async fn serve(
     listen: SocketAddr,
     token: Option<String>,
 ) -> anyhow::Result<()> {
+    if let Some(token) = &token {
+        check_token(token)?;
+    }
     if !listen.ip().is_loopback() && token.is_none() {
-        bail!("listening on {listen} lets others write: give --token (or PQBENCH_TOKEN) to allow it");
+        bail!(
+            "listening on {listen} lets other machines reach this server, and anyone who can reach it \
+             could write: give a token with --token (or PQBENCH_TOKEN) that writes must send, or listen \
+             on 127.0.0.1"
+        );
     }
     let store = open_store(&paths.db).await?;
     let interrupted = store.interrupt_unfinished().await?;
@@ -281,6 +288,23 @@ async fn serve(
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
     axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+    Ok(())
+}
+
+/// A token that protects something and that a client can send: an empty
+/// one (`--token ""`) would let anyone write, and a client sends it in an
+/// `Authorization` header, which holds printable ASCII only and loses the
+/// spaces around a value.
+fn check_token(token: &str) -> anyhow::Result<()> {
+    if token.trim().is_empty() {
+        bail!("the token (--token or PQBENCH_TOKEN) is empty: give one that writes must send");
+    }
+    if token.trim() != token || !token.chars().all(|c| c == ' ' || c.is_ascii_graphic()) {
+        bail!(
+            "the token (--token or PQBENCH_TOKEN) must be printable ASCII without spaces at its ends: \
+             a client sends it in an `Authorization: Bearer` header, which can hold nothing else"
+        );
+    }
     Ok(())
 }
 
