@@ -312,8 +312,9 @@ mod tests {
         assert!(u64::from(u32::MAX) < MAX_MEMORY_BYTES);
         let mut json = serde_json::to_value(upload()).unwrap();
         json["measurements"][0]["stack_bytes"] = serde_json::json!(MAX_MEMORY_BYTES + 1);
-        let error = serde_json::from_value::<Upload>(json).unwrap_err().to_string();
-        assert!(error.contains("u32"), "{error}");
+        // Refused whatever the wording (serde_json's `arbitrary_precision`,
+        // which a crate elsewhere in a build may turn on, words it otherwise).
+        assert!(serde_json::from_value::<Upload>(json).is_err());
     }
 
     #[test]
