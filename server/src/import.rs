@@ -100,6 +100,7 @@ pub fn plan(request: &ImportRequest) -> Result<Plan, ImportError> {
                     clock_hz: request.clock_hz,
                     build: run.build.clone(),
                     settings: None,
+                    host: None,
                 };
                 (new_run, run.results.clone())
             })

@@ -9,7 +9,7 @@ use pqbench::api::{self, AppState};
 use pqbench::boards::{Boards, ProbeWiring};
 use pqbench::collect::Progress;
 use pqbench::runner;
-use pqbench::store::Store;
+use pqbench::store::{Location, Store};
 use pqbench_suite::Settings;
 use pqbench_types::{Algorithm, BoardKind, ImportRequest, LogFormat, RunRequest, RunStatus, Source};
 
@@ -28,9 +28,11 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct Paths {
-    /// The SQLite database file; created and migrated when missing.
+    /// The database: an SQLite file (created when missing), or a
+    /// PostgreSQL URL (postgres://user:password@host/database). Migrated
+    /// when opened.
     #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
-    db: PathBuf,
+    db: Location,
     /// Built dashboard and firmware images (`cargo xtask build` writes them).
     #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
     dist: PathBuf,
@@ -130,6 +132,16 @@ enum Commands {
         #[command(flatten)]
         paths: Paths,
     },
+    /// Copy every run, result, import and report of an SQLite store into
+    /// an empty PostgreSQL database, ids and all, in one transaction.
+    Migrate {
+        /// The SQLite file.
+        #[arg(long)]
+        from: PathBuf,
+        /// The PostgreSQL database's URL: postgres://user:password@host/database.
+        #[arg(long)]
+        to: String,
+    },
     /// Print a stored run with its results.
     Export {
         #[arg(long)]
@@ -202,6 +214,20 @@ async fn main() -> anyhow::Result<()> {
             import(&paths.db, format, &file, board, clock_hz, dry_run).await
         }
         Commands::Export { run, format, paths } => export(&paths.db, run, format).await,
+        Commands::Migrate { from, to } => {
+            let target = match to.parse::<Location>() {
+                Ok(Location::Postgres(_)) => Location::Postgres(to.clone()),
+                _ => bail!("--to must be a postgres:// or postgresql:// URL"),
+            };
+            let migrated = pqbench::store::migrate(&from, &to)
+                .await
+                .with_context(|| format!("migrating {} into {target}", from.display()))?;
+            for (table, rows) in &migrated.tables {
+                eprintln!("{table}: {rows} rows copied");
+            }
+            eprintln!("{} is now in {target}", from.display());
+            Ok(())
+        }
     }
 }
 
@@ -218,7 +244,7 @@ fn parse_algorithms(names: Option<Vec<String>>) -> anyhow::Result<Option<Vec<Alg
 }
 
 async fn bench_native(
-    db: &Path,
+    db: &Location,
     algorithms: Option<Vec<Algorithm>>,
     settings: Settings,
 ) -> anyhow::Result<()> {
@@ -254,8 +280,8 @@ fn progress_bar(what: &str) -> ProgressBar {
     bar
 }
 
-async fn open_store(db: &Path) -> anyhow::Result<Store> {
-    Store::open(db).await.with_context(|| format!("opening the database {}", db.display()))
+async fn open_store(db: &Location) -> anyhow::Result<Store> {
+    Store::connect(db).await.with_context(|| format!("opening the database {db}"))
 }
 
 async fn serve(
@@ -360,7 +386,7 @@ async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::Resul
 }
 
 async fn import(
-    db: &Path,
+    db: &Location,
     format: LogFormat,
     file: &Path,
     board: Option<String>,
@@ -405,12 +431,14 @@ async fn import(
     Ok(())
 }
 
-async fn export(db: &Path, id: i64, format: ExportFormat) -> anyhow::Result<()> {
-    if !db.is_file() {
-        bail!("no database at {}", db.display());
+async fn export(db: &Location, id: i64, format: ExportFormat) -> anyhow::Result<()> {
+    if let Location::Sqlite(path) = db
+        && !path.is_file()
+    {
+        bail!("no database at {}", path.display());
     }
     let store = open_store(db).await?;
-    let run = store.run(id).await?.with_context(|| format!("no run {id} in {}", db.display()))?;
+    let run = store.run(id).await?.with_context(|| format!("no run {id} in {db}"))?;
     let results = store.results(id).await?;
     match format {
         ExportFormat::Json => {

@@ -19,6 +19,7 @@ pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
         clock_hz: upload.clock_hz,
         build: upload.build.clone(),
         settings: None,
+        host: None,
     };
     Ok((run, clock))
 }

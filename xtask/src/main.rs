@@ -1,12 +1,14 @@
 //! `cargo xtask <command>`: the project's build automation.
 //!
 //! - `setup [--tests]`: installs what is missing (QEMU, a cross toolchain,
-//!   wasm-bindgen at the locked version; with `--tests`, Chromium and the
-//!   browser-test packages). Each step checks first, so a second run is quick.
+//!   wasm-bindgen at the locked version; with `--tests`, Chromium,
+//!   PostgreSQL and the browser-test packages). Each step checks first, so a
+//!   second run is quick.
 //! - `build`: firmware images, the browser benchmark, the dashboard and the
 //!   server, into `<target>/dist`.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
-//! - `test`: setup --tests, build, then every test (Rust and browser).
+//! - `test`: setup --tests, build, then every test (Rust and browser), with
+//!   a throwaway PostgreSQL server for the store's tests.
 //! - `bench`: the whole suite on the emulated board and on this host (an
 //!   optimised build), printed as the table in BENCHMARKS.md.
 //! - `bench-browser [--rounds N] [--min-time-ms MS]`: ML-KEM-768 and
@@ -28,6 +30,7 @@ mod bench;
 mod image_size;
 mod load;
 mod needs;
+mod postgres;
 mod setup;
 mod toolchain;
 
@@ -421,8 +424,13 @@ impl Project {
     }
 
     fn test(&self) -> Result<()> {
+        // Stopped and deleted when this returns, as it is dropped.
+        let postgres = postgres::TestPostgres::start(self)?;
         step("Rust tests");
-        run(cargo_host(self).arg("test").env("PQBENCH_DIST", self.dist()))?;
+        run(cargo_host(self)
+            .arg("test")
+            .env("PQBENCH_DIST", self.dist())
+            .env("PQBENCH_TEST_POSTGRES", postgres.url()))?;
         step("the suite with RustCrypto's ML-KEM/ML-DSA (the small boards' build)");
         run(cargo_host(self).args([
             "test",
@@ -447,6 +455,7 @@ impl Project {
             .arg(self.root.join("tests/e2e"))
             .env("PQBENCH_DIST", self.dist())
             .env("PQBENCH_BIN", self.server_binary())
+            .env("PQBENCH_TEST_POSTGRES", postgres.url())
             .current_dir(self.root.join("tests/e2e")))
     }
 }

@@ -6,7 +6,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 use crate::toolchain::{self, CrossToolchain};
-use crate::{Project, run, step};
+use crate::{Project, postgres, run, step};
 
 pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     let mut packages: Vec<&str> = Vec::new();
@@ -23,6 +23,10 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     }
     if for_tests && !Path::new("/usr/bin/chromium").exists() {
         packages.push("chromium");
+    }
+    // The store's tests run against a real server (see postgres.rs).
+    if for_tests && postgres::server_bin_dir().is_none() {
+        packages.push("postgresql");
     }
     if !packages.is_empty() {
         apt_install(&packages)?;
@@ -79,7 +83,7 @@ fn npm_packages_installed(dir: &Path) -> Result<bool> {
 
 pub(crate) fn apt_install(packages: &[&str]) -> Result<()> {
     step(&format!("installing {}", packages.join(" ")));
-    let root = Command::new("id").arg("-u").output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
+    let root = running_as_root();
     let apt = |args: &[&str]| -> Result<()> {
         let mut command = if root { Command::new("apt-get") } else { Command::new("sudo") };
         if !root {
@@ -94,6 +98,10 @@ pub(crate) fn apt_install(packages: &[&str]) -> Result<()> {
     let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
     args.extend_from_slice(packages);
     apt(&args)
+}
+
+pub(crate) fn running_as_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0")
 }
 
 pub(crate) fn on_path(program: &str) -> bool {

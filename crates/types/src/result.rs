@@ -327,6 +327,10 @@ pub struct Run {
     /// Records the host refused on the way in (bad checksum, cut off, ...).
     #[serde(default)]
     pub rejected_records: u64,
+    /// The host of the agent that ran it (`pqbench agent`); null for a run
+    /// on the server's own boards, an upload or an import.
+    #[serde(default)]
+    pub host: Option<String>,
 }
 
 /// A board the server can reach now.
