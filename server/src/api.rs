@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::ws::{WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path as UrlPath, Query, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +27,7 @@ use tokio::sync::watch;
 use tower_http::services::{ServeDir, ServeFile};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::agent::hub::{self, AgentRunError, Agents};
 use crate::boards::{BoardError, Boards};
 use crate::import::{self, ImportError};
 use crate::live::{CancelAnswer, LiveRuns, LiveState};
@@ -39,11 +41,21 @@ pub struct AppState {
     pub boards: Arc<Boards>,
     /// The runs this server is making now: their progress, and their cancel.
     pub live: Arc<LiveRuns>,
+    /// Hosts whose agents serve their boards to this server.
+    pub agents: Arc<Agents>,
+    /// What an agent must send to connect; none, and no agent may.
+    agent_token: Option<TokenDigest>,
 }
 
 impl AppState {
     pub fn new(store: Store, boards: Arc<Boards>) -> Self {
-        AppState { store, boards, live: Arc::default() }
+        AppState { store, boards, live: Arc::default(), agents: Arc::default(), agent_token: None }
+    }
+
+    /// Takes agents that send `token` (`pqbench agent --token`).
+    pub fn accepting_agents(mut self, token: &str) -> Self {
+        self.agent_token = Some(TokenDigest::of(token));
+        self
     }
 }
 
@@ -140,6 +152,23 @@ impl From<RunError> for ApiError {
     }
 }
 
+impl From<AgentRunError> for ApiError {
+    fn from(e: AgentRunError) -> Self {
+        let e = match e {
+            AgentRunError::Run(e) => return e.into(),
+            other => other,
+        };
+        let status = match &e {
+            AgentRunError::UnknownBoard { .. } => StatusCode::NOT_FOUND,
+            AgentRunError::NotConnected { .. } | AgentRunError::Unavailable { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            AgentRunError::Busy(_) | AgentRunError::Run(_) => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
 impl From<ImportError> for ApiError {
     fn from(e: ImportError) -> Self {
         let status = match &e {
@@ -190,6 +219,8 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
         // Reports are immutable: no route changes or deletes one.
         .route("/reports", post(create_report).layer(DefaultBodyLimit::max(MAX_REPORT_BYTES)))
         .route("/reports/{id}", get(get_report))
+        // An agent's WebSocket: its own token, checked by the route.
+        .route("/agents/connect", get(connect_agent))
         .fallback(no_such_endpoint)
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
@@ -271,7 +302,7 @@ async fn require_token_for_writes(
 ) -> Response {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     if let (true, Some(token)) = (writes, token) {
-        let refusal = match bearer_token(&request) {
+        let refusal = match bearer_token(request.headers()) {
             None => Some("writing to this server needs its token: send `Authorization: Bearer <token>`"),
             Some(given) if !token.matches(&TokenDigest::of(given)) => Some("that is not this server's token"),
             Some(_) => None,
@@ -287,8 +318,8 @@ async fn require_token_for_writes(
 
 /// The token of an `Authorization: Bearer <token>` header (the scheme's
 /// name is case-insensitive, RFC 9110).
-fn bearer_token(request: &Request) -> Option<&str> {
-    let value = request.headers().get(header::AUTHORIZATION)?.to_str().ok()?;
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
@@ -334,10 +365,41 @@ async fn health() -> Json<serde_json::Value> {
 async fn boards(State(state): State<AppState>) -> Result<Json<Vec<Board>>, ApiError> {
     // Listing probes walks USB, which blocks.
     let boards = state.boards.clone();
-    let listed = tokio::task::spawn_blocking(move || boards.list())
+    let mut listed = tokio::task::spawn_blocking(move || boards.list())
         .await
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("listing boards: {e}")))?;
+    listed.extend(state.agents.boards());
     Ok(Json(listed))
+}
+
+/// An agent connecting (`pqbench agent`): with the agents' token, the
+/// connection becomes a WebSocket that [`hub::serve`] follows to its end.
+async fn connect_agent(
+    State(state): State<AppState>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let Some(expected) = state.agent_token else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "this server takes no agents: start it with --agent-token (or PQBENCH_AGENT_TOKEN)",
+        ));
+    };
+    let refusal = match bearer_token(&headers) {
+        None => Some("an agent must send the agents' token: `Authorization: Bearer <token>`"),
+        Some(token) if !expected.matches(&TokenDigest::of(token)) => {
+            Some("that is not this server's agent token")
+        }
+        Some(_) => None,
+    };
+    if let Some(why) = refusal {
+        let mut response = ApiError::new(StatusCode::UNAUTHORIZED, why).into_response();
+        response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return Ok(response);
+    }
+    let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
+    let (agents, store) = (state.agents.clone(), state.store.clone());
+    Ok(upgrade.on_upgrade(move |socket| hub::serve(socket, agents, store)))
 }
 
 async fn start_run(
@@ -345,6 +407,10 @@ async fn start_run(
     request: Result<Json<RunRequest>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let request = json_body(request, MAX_RUN_REQUEST_BYTES)?;
+    if let Some((host, board)) = state.agents.owner_of(&request.board) {
+        let id = state.agents.start(&state.store, &state.live, &host, &board, &request).await?;
+        return Ok((StatusCode::ACCEPTED, Json(Created { id })));
+    }
     let prepared = runner::prepare(&state.store, &state.boards, &request).await?;
     let id = prepared.id;
     // Registered before the id is given out, so its events and its cancel

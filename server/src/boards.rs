@@ -242,6 +242,8 @@ impl Boards {
                     variants: self.variants(b),
                     chip: None,
                     note: None,
+                    host: None,
+                    connected: true,
                 }
             }));
         }
@@ -283,6 +285,8 @@ impl Boards {
                     chip: wired.map(|b| b.chip.to_string()),
                     note,
                     id,
+                    host: None,
+                    connected: true,
                 }
             })
             .collect()

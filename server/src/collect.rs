@@ -14,6 +14,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use crate::frames::FrameDecoder;
 use crate::image::FirmwareImage;
+use crate::record::Recorder;
 use crate::store::{Store, StoreError};
 
 /// What a run is doing, for progress bars and live views.
@@ -34,8 +35,8 @@ pub struct Outcome {
     pub rejected: u32,
 }
 
-pub struct Collector<'a> {
-    store: &'a Store,
+pub struct Collector {
+    recorder: Recorder,
     run_id: i64,
     /// Longest wait for the next readable record before the board counts
     /// as silent. Bytes that make no record (noise, a babbling line) do not
@@ -107,11 +108,17 @@ pub const BOOT_BANNER: &str = "pqbench firmware on ";
 /// The error of a run whose board restarted before it ended.
 pub const RESTARTED: &str = "the board restarted mid-run";
 
-impl<'a> Collector<'a> {
-    pub fn new(store: &'a Store, run_id: i64) -> Self {
+impl Collector {
+    /// Collects run `run_id` into `store`.
+    pub fn new(store: &Store, run_id: i64) -> Self {
+        Collector::to(Recorder::Store { store: store.clone(), run_id })
+    }
+
+    /// Collects a run wherever `recorder` sends it.
+    pub fn to(recorder: Recorder) -> Self {
         Collector {
-            store,
-            run_id,
+            run_id: recorder.run_id(),
+            recorder,
             silence: Duration::from_secs(120),
             image: None,
             leave_outcome_to_caller: false,
@@ -163,9 +170,7 @@ impl<'a> Collector<'a> {
             // The store writes `complete` only if every result the
             // collector counted is there, in the same transaction.
             let expected = Some(outcome.results);
-            self.store
-                .finish_run_expecting(self.run_id, outcome.status, outcome.error.as_deref(), expected)
-                .await?;
+            self.recorder.finish(outcome.status, outcome.error.as_deref(), expected).await?;
         }
         Ok(outcome)
     }
@@ -253,9 +258,7 @@ impl<'a> Collector<'a> {
                     let mut build = hello.build();
                     build.elf_sha256 = self.image.as_ref().map(|image| image.sha256.clone());
                     let unit = clock.unit.to_string();
-                    self.store
-                        .describe_run(self.run_id, &build, hello.clock_hz(), clock.ticks_per_second, &unit)
-                        .await?;
+                    self.recorder.describe(&build, hello.clock_hz(), clock.ticks_per_second, &unit).await?;
                     state.clock = Some(clock);
                     state.answered = true;
                 }
@@ -274,7 +277,7 @@ impl<'a> Collector<'a> {
                 };
                 let result = BenchResult::from_measurement(&measurement, &clock);
                 state.stored += 1;
-                self.store.add_result(self.run_id, state.stored, &result, Some(&measurement)).await?;
+                self.recorder.add_result(state.stored, &result, Some(&measurement)).await?;
                 progress(Progress::Result(Box::new(result)));
             }
             Record::End { results } => return Ok(Some(Ending::Ended { reported: results })),
@@ -311,7 +314,7 @@ impl<'a> Collector<'a> {
         progress: &mut impl FnMut(Progress),
     ) -> Result<(), StoreError> {
         state.rejected += 1;
-        self.store.count_rejected(self.run_id).await?;
+        self.recorder.count_rejected(&why).await?;
         tracing::warn!(run = self.run_id, "refused a record: {why}");
         progress(Progress::Rejected(why));
         Ok(())

@@ -48,9 +48,9 @@ struct Wiring {
 }
 
 impl Wiring {
-    fn boards(&self, paths: &Paths) -> anyhow::Result<Boards> {
+    fn boards(&self, dist: &Path) -> anyhow::Result<Boards> {
         let wiring = ProbeWiring::parse(self.probes.iter().map(String::as_str))?;
-        Ok(Boards::new(paths.dist.join("firmware"), wiring))
+        Ok(Boards::new(dist.join("firmware"), wiring))
     }
 }
 
@@ -66,6 +66,30 @@ enum Commands {
         /// on anything but loopback.
         #[arg(long, env = "PQBENCH_TOKEN")]
         token: Option<String>,
+        /// Takes board agents (`pqbench agent`) that send this token; without
+        /// it, no agent may connect.
+        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
+        agent_token: Option<String>,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// Serve this host's boards to a central server: connect to it, run
+    /// what it asks, and stream the results back. Reconnects when the
+    /// connection drops.
+    Agent {
+        /// The central server: http://host:port.
+        #[arg(long, env = "PQBENCH_SERVER")]
+        server: String,
+        /// The server's agent token (its --agent-token).
+        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
+        token: String,
+        /// This host's name on the dashboard: letters, digits, '-', '_', '.'.
+        /// The system's host name when left out.
+        #[arg(long)]
+        host: Option<String>,
+        /// Built firmware images (`cargo xtask build` writes them).
+        #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
+        dist: PathBuf,
         #[command(flatten)]
         wiring: Wiring,
     },
@@ -174,12 +198,25 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token, wiring } => {
-            let boards = wiring.boards(&paths)?;
-            serve(paths, boards, listen, token).await
+        Commands::Serve { paths, listen, token, agent_token, wiring } => {
+            let boards = wiring.boards(&paths.dist)?;
+            serve(paths, boards, listen, token, agent_token).await
+        }
+        Commands::Agent { server, token, host, dist, wiring } => {
+            check_token(&token).context("the agent token")?;
+            let host = match host {
+                Some(host) => host,
+                None => system_host_name()?,
+            };
+            let boards = Arc::new(wiring.boards(&dist)?);
+            let options = pqbench::agent::client::AgentOptions { server, token, host };
+            tokio::select! {
+                ended = pqbench::agent::client::run(&options, boards) => Ok(ended?),
+                () = shutdown() => Ok(()),
+            }
         }
         Commands::Boards { paths, wiring } => {
-            let boards = wiring.boards(&paths)?;
+            let boards = wiring.boards(&paths.dist)?;
             let listed = boards.list();
             for board in &listed {
                 let chip = board.chip.as_deref().unwrap_or("-");
@@ -199,7 +236,7 @@ async fn main() -> anyhow::Result<()> {
         Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, paths, wiring } => {
             let algorithms = parse_algorithms(algorithms)?;
             let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
-            let boards = wiring.boards(&paths)?;
+            let boards = wiring.boards(&paths.dist)?;
             run(paths, boards, request).await
         }
         Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {
@@ -289,9 +326,13 @@ async fn serve(
     boards: Boards,
     listen: SocketAddr,
     token: Option<String>,
+    agent_token: Option<String>,
 ) -> anyhow::Result<()> {
     if let Some(token) = &token {
         check_token(token)?;
+    }
+    if let Some(token) = &agent_token {
+        check_token(token).context("the agent token (--agent-token or PQBENCH_AGENT_TOKEN)")?;
     }
     if !listen.ip().is_loopback() && token.is_none() {
         bail!(
@@ -309,12 +350,32 @@ async fn serve(
         tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
     }
     let boards = Arc::new(boards);
-    let app = api::router(AppState::new(store, boards), &paths.dist, token);
+    let mut state = AppState::new(store, boards);
+    if let Some(token) = &agent_token {
+        state = state.accepting_agents(token);
+    }
+    let app = api::router(state, &paths.dist, token);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
     axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
     Ok(())
+}
+
+/// The system's name for this host, as an agent's name: what
+/// `gethostname` gives, up to its first dot.
+fn system_host_name() -> anyhow::Result<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is valid for its length, and gethostname writes
+    // at most that many bytes.
+    let failed = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0;
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    let name = String::from_utf8_lossy(&buf[..end]);
+    let name = name.split('.').next().unwrap_or_default().to_string();
+    if failed || pqbench::agent::protocol::check_host_name(&name).is_err() {
+        bail!("this host's name ({name:?}) cannot name an agent: give one with --host");
+    }
+    Ok(name)
 }
 
 /// A token that protects something and that a client can send: an empty

@@ -12,6 +12,7 @@ use crate::boards::{
 use crate::collect::{Collector, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
 use crate::image::FirmwareImage;
+use crate::record::Recorder;
 use crate::store::{NewRun, Store, StoreError};
 
 pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
@@ -66,15 +67,15 @@ pub struct PreparedRun {
     pub id: i64,
     command: RunCommand,
     target: Target,
-    store: Store,
+    recorder: Recorder,
     cancel: CancellationToken,
     _reservation: Reservation,
 }
 
-pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
-    let command = command(request)?;
+/// The run's row for `request` (already checked by [`command`]): its
+/// settings, and its source by the kind of board.
+pub fn new_run(request: &RunRequest, command: &RunCommand, on_probe: bool) -> NewRun {
     let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
-    let (reservation, target) = boards.reserve(&request.board, variant)?;
     let mut run = NewRun::on_board(
         &request.board,
         Some(serde_json::json!({
@@ -84,21 +85,50 @@ pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Re
             "variant": variant,
         })),
     );
-    if matches!(target, Target::Probe { .. }) {
+    if on_probe {
         run.source = Source::ProbeRs;
     }
-    let id = store.create_run(&run).await?;
-    Ok(PreparedRun {
-        id,
-        command,
-        target,
-        store: store.clone(),
-        cancel: CancellationToken::new(),
-        _reservation: reservation,
-    })
+    run
+}
+
+/// Takes the board and writes the run's row in `store`.
+pub async fn prepare(store: &Store, boards: &Boards, request: &RunRequest) -> Result<PreparedRun, RunError> {
+    let (command, reservation, target) = reserve(boards, request)?;
+    let run = new_run(request, &command, matches!(target, Target::Probe { .. }));
+    let run_id = store.create_run(&run).await?;
+    Ok(PreparedRun::new(Recorder::Store { store: store.clone(), run_id }, command, reservation, target))
+}
+
+/// Takes the board for a run whose row is elsewhere: an agent's run, which
+/// the central server wrote and `recorder` reports to.
+pub fn prepare_for(
+    recorder: Recorder,
+    boards: &Boards,
+    request: &RunRequest,
+) -> Result<PreparedRun, RunError> {
+    let (command, reservation, target) = reserve(boards, request)?;
+    Ok(PreparedRun::new(recorder, command, reservation, target))
+}
+
+fn reserve(boards: &Boards, request: &RunRequest) -> Result<(RunCommand, Reservation, Target), RunError> {
+    let command = command(request)?;
+    let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
+    let (reservation, target) = boards.reserve(&request.board, variant)?;
+    Ok((command, reservation, target))
 }
 
 impl PreparedRun {
+    fn new(recorder: Recorder, command: RunCommand, reservation: Reservation, target: Target) -> Self {
+        PreparedRun {
+            id: recorder.run_id(),
+            command,
+            target,
+            recorder,
+            cancel: CancellationToken::new(),
+            _reservation: reservation,
+        }
+    }
+
     /// Stops the run when cancelled: the board is torn down the way a
     /// finished run's is (QEMU killed and reaped, a probe session closed),
     /// and the run ends `interrupted`, keeping the results stored so far.
@@ -112,13 +142,11 @@ impl PreparedRun {
         let ended = self.run_on_target(progress).await;
         // Free the board before the run shows as ended: whoever sees it end
         // may start the next run on the same board straight away.
-        let PreparedRun { id, store, _reservation, .. } = self;
+        let PreparedRun { recorder, _reservation, .. } = self;
         drop(_reservation);
         let outcome = ended?;
         // `complete` is written only with every counted result stored.
-        store
-            .finish_run_expecting(id, outcome.status, outcome.error.as_deref(), Some(outcome.results))
-            .await?;
+        recorder.finish(outcome.status, outcome.error.as_deref(), Some(outcome.results)).await?;
         Ok(outcome)
     }
 
@@ -174,7 +202,7 @@ impl PreparedRun {
                 return self.fail(e.to_string());
             }
         };
-        let mut collector = Collector::new(&self.store, self.id);
+        let mut collector = Collector::to(self.recorder.clone());
         collector.leave_outcome_to_caller = true;
         collector.silence = EMULATED_SILENCE;
         collector.image = Some((&image).into());
@@ -206,7 +234,7 @@ impl PreparedRun {
             Ok(decoder) => decoder,
             Err(e) => return self.fail(e.to_string()),
         };
-        let mut collector = Collector::new(&self.store, self.id);
+        let mut collector = Collector::to(self.recorder.clone());
         collector.leave_outcome_to_caller = true;
         collector.image = Some((&image).into());
         let plan = ProbePlan {

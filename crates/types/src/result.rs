@@ -352,6 +352,19 @@ pub struct Board {
     /// Why the board cannot run now, or what to know before it does.
     #[serde(default)]
     pub note: Option<String>,
+    /// The agent host the board is attached to (`pqbench agent`); null for
+    /// the server's own boards. An agent's board's `id` is `host/board`.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// Whether the board's host is connected now (always, for the server's
+    /// own boards). A host that went away keeps its boards listed, not
+    /// available, until it comes back.
+    #[serde(default = "connected")]
+    pub connected: bool,
+}
+
+fn connected() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -31,6 +31,10 @@ pub enum StoreError {
     Corrupt(String),
     #[error("this content was imported before, as runs {runs:?}")]
     AlreadyImported { runs: Vec<i64> },
+    /// On an agent host, the store is the central server's, over the
+    /// agent's connection.
+    #[error("the central server is unreachable: {0}")]
+    Unreachable(String),
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -347,13 +351,7 @@ impl Store {
     pub async fn interrupt_unfinished(&self) -> StoreResult<u64> {
         let _writing = self.writing().await;
         let reason = "the server stopped before the run finished";
-        on_backend!(self, db => db.interrupt_unfinished(None, reason, &now()).await)
-    }
-
-    /// Runs on an agent's host that can no longer finish: the agent went.
-    pub async fn interrupt_unfinished_on(&self, host: &str, reason: &str) -> StoreResult<u64> {
-        let _writing = self.writing().await;
-        on_backend!(self, db => db.interrupt_unfinished(Some(host), reason, &now()).await)
+        on_backend!(self, db => db.interrupt_unfinished(reason, &now()).await)
     }
 
     pub async fn run(&self, run_id: i64) -> StoreResult<Option<Run>> {

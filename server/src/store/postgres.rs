@@ -6,6 +6,8 @@ use super::StoreResult;
 
 pub(super) type Db = sqlx::Postgres;
 
+// The same statements, compiled for this database (see sql.rs).
+#[allow(clippy::duplicate_mod)]
 #[path = "sql.rs"]
 pub(super) mod sql;
 

@@ -202,26 +202,17 @@ impl Statements {
         Ok(written)
     }
 
-    /// Marks `interrupted`, with `reason`, the runs not yet finished: all
-    /// of them, or those made on `host`.
-    pub async fn interrupt_unfinished(
-        &self,
-        host: Option<&str>,
-        reason: &str,
-        now: &str,
-    ) -> StoreResult<u64> {
-        let done = sqlx::query(
-            "UPDATE runs SET status = $1, error = $2, finished_at = $3
-             WHERE status IN ($4, $5) AND ($6 IS NULL OR host = $6)",
-        )
-        .bind(RunStatus::Interrupted.as_str())
-        .bind(reason)
-        .bind(now)
-        .bind(RunStatus::Queued.as_str())
-        .bind(RunStatus::Running.as_str())
-        .bind(host)
-        .execute(&self.pool)
-        .await?;
+    /// Marks `interrupted`, with `reason`, every run not yet finished.
+    pub async fn interrupt_unfinished(&self, reason: &str, now: &str) -> StoreResult<u64> {
+        let done =
+            sqlx::query("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5)")
+                .bind(RunStatus::Interrupted.as_str())
+                .bind(reason)
+                .bind(now)
+                .bind(RunStatus::Queued.as_str())
+                .bind(RunStatus::Running.as_str())
+                .execute(&self.pool)
+                .await?;
         Ok(done.rows_affected())
     }
 

@@ -1,6 +1,8 @@
-//! Starts the real `pqbench serve` on a temporary SQLite file for a test.
+//! Starts the real `pqbench serve` on a temporary SQLite file (or a
+//! PostgreSQL database) for a test.
 #![allow(dead_code)] // each test file uses its own part of this
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -11,7 +13,7 @@ use serde_json::Value;
 pub struct Server {
     child: Child,
     pub base: String,
-    db: PathBuf,
+    db: OsString,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -27,6 +29,8 @@ impl Drop for Server {
 pub struct ServerOptions<'a> {
     /// None: a fresh database in a temporary folder.
     pub db: Option<PathBuf>,
+    /// A PostgreSQL database's URL, used instead of an SQLite file.
+    pub postgres: Option<String>,
     /// The address given to `--listen`; requests go to 127.0.0.1 on its port.
     pub listen_ip: &'a str,
     pub extra: &'a [&'a str],
@@ -34,7 +38,7 @@ pub struct ServerOptions<'a> {
 
 impl Default for ServerOptions<'_> {
     fn default() -> Self {
-        ServerOptions { db: None, listen_ip: "127.0.0.1", extra: &[] }
+        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", extra: &[] }
     }
 }
 
@@ -65,11 +69,12 @@ pub async fn start_server(extra: &[&str]) -> Server {
 }
 
 pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
-    let (db, dir) = match options.db {
-        Some(db) => (db, None),
-        None => {
+    let (db, dir) = match (options.postgres, options.db) {
+        (Some(url), _) => (OsString::from(url), None),
+        (None, Some(db)) => (db.into_os_string(), None),
+        (None, None) => {
             let dir = tempfile::tempdir().unwrap();
-            (dir.path().join("pqbench.db"), Some(dir))
+            (dir.path().join("pqbench.db").into_os_string(), Some(dir))
         }
     };
     let port = free_port();
@@ -99,8 +104,9 @@ impl Server {
         self.child.id()
     }
 
-    /// The server's database, for a second pqbench process to share.
-    pub fn db(&self) -> PathBuf {
+    /// The server's database (its `--db`), for a second pqbench process
+    /// to share.
+    pub fn db(&self) -> OsString {
         self.db.clone()
     }
 
@@ -119,9 +125,19 @@ impl Server {
 
     /// Starts a run and waits (300 s at most) for it to end.
     pub async fn run_to_end(&self, request: Value) -> (Run, Vec<BenchResult>) {
-        let (status, body) = self.post("/api/runs", &request).await;
+        let id = self.start_run(&request).await;
+        self.wait_for_end(id).await
+    }
+
+    /// Starts a run; its id.
+    pub async fn start_run(&self, request: &Value) -> i64 {
+        let (status, body) = self.post("/api/runs", request).await;
         assert_eq!(status, 202, "{body}");
-        let id = body["id"].as_i64().unwrap();
+        body["id"].as_i64().unwrap()
+    }
+
+    /// Waits (300 s at most) for run `id` to end.
+    pub async fn wait_for_end(&self, id: i64) -> (Run, Vec<BenchResult>) {
         let deadline = Instant::now() + Duration::from_secs(300);
         loop {
             let run: Run = self.get(&format!("/api/runs/{id}")).await;
