@@ -52,7 +52,7 @@ impl Recorder {
             Recorder::Store { store, run_id } => store.add_result(*run_id, seq, result, raw).await,
             // The server derives the figures from the counts itself.
             Recorder::Central(uplink) => match raw {
-                Some(measurement) => uplink.result(seq, measurement.clone()).await,
+                Some(measurement) => uplink.result(seq, *measurement).await,
                 None => Err(StoreError::Corrupt(format!(
                     "result {seq} ({} {}) has no counts to send",
                     result.algorithm, result.operation

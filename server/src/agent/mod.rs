@@ -46,8 +46,14 @@ impl Uplink {
         ticks_per_second: u64,
         tick_unit: String,
     ) -> Result<(), StoreError> {
-        self.send(FromAgent::Described { run: self.run_id, build, clock_hz, ticks_per_second, tick_unit })
-            .await
+        self.send(FromAgent::Described {
+            run: self.run_id,
+            build: Box::new(build),
+            clock_hz,
+            ticks_per_second,
+            tick_unit,
+        })
+        .await
     }
 
     pub(crate) async fn result(&self, seq: u32, measurement: Measurement) -> Result<(), StoreError> {

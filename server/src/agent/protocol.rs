@@ -60,7 +60,7 @@ pub enum FromAgent {
     /// The board answered: its build and clock.
     Described {
         run: i64,
-        build: Build,
+        build: Box<Build>,
         clock_hz: Option<u64>,
         ticks_per_second: u64,
         tick_unit: String,
