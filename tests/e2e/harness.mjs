@@ -27,11 +27,12 @@ function freePort() {
   });
 }
 
-export async function startServer() {
+// `args`: more of `pqbench serve`'s options.
+export async function startServer({ args = [] } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'pqbench-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'pqbench.db'), '--dist', dist], {
+  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'pqbench.db'), '--dist', dist, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30_000;
@@ -63,11 +64,11 @@ export async function startServer() {
 // A test file's server and browser: started before its first test, stopped
 // after its last; `ready` receives them for the file's tests to use, and
 // may prepare what they share (it is awaited before the first test).
-export function serverAndBrowser(ready) {
+export function serverAndBrowser(ready, options) {
   let server;
   let chromium;
   before(async () => {
-    server = await startServer();
+    server = await startServer(options);
     chromium = await launchBrowser();
     await ready(server, chromium);
   });
@@ -89,6 +90,21 @@ export async function launchBrowser() {
     browser,
     async close() {
       await browser.close();
+    },
+  };
+}
+
+// `pqbench agent` serving this machine's boards to `server` as `host`.
+export function startAgent(server, host, token) {
+  const child = spawn(bin, ['agent', '--server', server.base, '--token', token, '--host', host, '--dist', dist], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return {
+    child,
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
     },
   };
 }

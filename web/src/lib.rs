@@ -58,6 +58,9 @@ pub fn main() {
     leptos::mount::mount_to_body(App);
 }
 
+/// How often the boards are read again, to follow agents' hosts.
+const BOARDS_REREAD_MS: u32 = 5_000;
+
 /// Data from the API as a section shows it.
 #[derive(Clone)]
 enum Load<T> {
@@ -116,6 +119,21 @@ impl State {
         self.boards.update(|shown| shown.settle(boards));
     }
 
+    /// Boards come and go with their hosts' agents: the list is read again
+    /// every few seconds, and drawn again only when it changed (a button
+    /// must not be replaced under a click).
+    async fn follow_boards(self) {
+        loop {
+            gloo_timers::future::TimeoutFuture::new(BOARDS_REREAD_MS).await;
+            let Ok(boards) = api::get::<Vec<Board>>("/api/boards").await else { continue };
+            let changed =
+                self.boards.with_untracked(|shown| !matches!(shown, Load::Ready(b) if *b == boards));
+            if changed {
+                self.boards.set(Load::Ready(boards));
+            }
+        }
+    }
+
     async fn refresh_runs(self) {
         let runs = self.check(api::get(&format!("/api/runs?limit={RUNS_SHOWN}")).await);
         self.runs.update(|shown| shown.settle(runs));
@@ -159,6 +177,7 @@ impl State {
 fn App() -> impl IntoView {
     let state = State::new();
     spawn_local(state.refresh_boards());
+    spawn_local(state.follow_boards());
     spawn_local(state.refresh_runs());
     if let Some(id) = link::report_id() {
         state.report.set(Some(id.clone()));
@@ -365,6 +384,15 @@ fn Boards(state: State) -> impl IntoView {
                                                 " "
                                                 <span class="kind">{board.kind.as_str()}</span>
                                                 {board.chip.map(|chip| view! { " " <span class="chip">{chip}</span> })}
+                                                {board.host.map(|host| {
+                                                    let state = if board.connected { "connected" } else { "not connected" };
+                                                    view! {
+                                                        " "
+                                                        <span class="host" data-connected=board.connected.to_string()>
+                                                            "on " {host} " (" {state} ")"
+                                                        </span>
+                                                    }
+                                                })}
                                                 {board.note.map(|note| view! { <p class="board-note">{note}</p> })}
                                             </div>
                                             <button
@@ -598,6 +626,7 @@ fn run_row(state: State, run: Run) -> impl IntoView {
             <td>{id}</td>
             <td>
                 <code>{run.board}</code>
+                {run.host.map(|host| view! { " " <span class="host run-host">"on " {host}</span> })}
             </td>
             <td>{run.source.as_str()}</td>
             <td>
