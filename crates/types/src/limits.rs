@@ -172,7 +172,6 @@ impl BenchResult {
 mod tests {
     use super::*;
     use crate::Status;
-    use alloc::string::ToString;
     use alloc::vec;
 
     fn measured(algorithm: Algorithm, operation: Operation) -> Measurement {
