@@ -399,6 +399,8 @@ async fn connect_agent(
     }
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     let (agents, store) = (state.agents.clone(), state.store.clone());
+    // An agent's largest message is its list of boards: a few KiB.
+    let upgrade = upgrade.max_message_size(hub::MAX_MESSAGE_BYTES).max_frame_size(hub::MAX_MESSAGE_BYTES);
     Ok(upgrade.on_upgrade(move |socket| hub::serve(socket, agents, store)))
 }
 

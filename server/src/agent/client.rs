@@ -45,18 +45,25 @@ pub enum AgentError {
 const LIST_BOARDS_EVERY: Duration = Duration::from_secs(5);
 /// The server pings every 10 s: silence this long is a dead connection.
 const SERVER_SILENCE: Duration = Duration::from_secs(35);
+const FIRST_PAUSE: Duration = Duration::from_secs(1);
 const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
 /// Serves `boards` to the server until a refusal; reconnects otherwise.
 pub async fn run(options: &AgentOptions, boards: Arc<Boards>) -> Result<(), AgentError> {
     check_host_name(&options.host).map_err(AgentError::Refused)?;
-    let mut pause = Duration::from_secs(1);
+    let mut pause = FIRST_PAUSE;
     loop {
-        match session(options, &boards).await {
-            Err(AgentError::Refused(why)) => return Err(AgentError::Refused(why)),
-            Err(AgentError::Lost(why)) => tracing::warn!("{why}; connecting again in {} s", pause.as_secs()),
-            Ok(()) => {}
+        let mut welcomed = false;
+        let lost = match session(options, &boards, &mut welcomed).await {
+            AgentError::Refused(why) => return Err(AgentError::Refused(why)),
+            AgentError::Lost(why) => why,
+        };
+        // A connection that was up starts the pauses over; failing ones
+        // wait longer each time, up to LONGEST_PAUSE.
+        if welcomed {
+            pause = FIRST_PAUSE;
         }
+        tracing::warn!("{lost}; connecting again in {} s", pause.as_secs());
         tokio::time::sleep(pause).await;
         pause = (pause * 2).min(LONGEST_PAUSE);
     }
@@ -81,7 +88,20 @@ pub fn connect_url(server: &str) -> Result<String, AgentError> {
     Ok(format!("{rest}/api/agents/connect"))
 }
 
-async fn session(options: &AgentOptions, boards: &Arc<Boards>) -> Result<(), AgentError> {
+/// One connection, to its end; says why it ended, and sets `welcomed` once
+/// the server has taken the agent.
+async fn session(options: &AgentOptions, boards: &Arc<Boards>, welcomed: &mut bool) -> AgentError {
+    match connected(options, boards, welcomed).await {
+        Ok(never) => match never {},
+        Err(e) => e,
+    }
+}
+
+async fn connected(
+    options: &AgentOptions,
+    boards: &Arc<Boards>,
+    welcomed: &mut bool,
+) -> Result<std::convert::Infallible, AgentError> {
     let mut request = connect_url(&options.server)?
         .into_client_request()
         .map_err(|e| AgentError::Refused(format!("--server {}: {e}", options.server)))?;
@@ -111,7 +131,7 @@ async fn session(options: &AgentOptions, boards: &Arc<Boards>) -> Result<(), Age
     };
     send(&mut sink, &hello).await?;
     match tokio::time::timeout(SERVER_SILENCE, next_message(&mut stream)).await {
-        Ok(Ok(ToAgent::Welcome)) => {}
+        Ok(Ok(ToAgent::Welcome)) => *welcomed = true,
         Ok(Ok(ToAgent::Refused { reason })) if reason.contains("connected already") => {
             // The server has not yet seen this host's last connection end.
             return Err(AgentError::Lost(format!("the server refused: {reason}")));

@@ -17,6 +17,10 @@ use crate::live::{LiveRuns, Tracker};
 use crate::runner::{self, RunError};
 use crate::store::Store;
 
+/// The largest message an agent may send (its list of boards is the
+/// largest it sends, a few KiB): a bound on what one message can take.
+pub const MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+
 /// How long an agent has to say `hello` once connected.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// The server pings each agent this often; an agent that has sent nothing
@@ -246,7 +250,7 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
                     "this server speaks agent protocol {PROTOCOL_VERSION}, the agent {protocol} (pqbench {version})"
                 ))
             } else {
-                check_host_name(&host).map(|()| (host, boards))
+                check_host_name(&host).and_then(|()| check_boards(&boards)).map(|()| (host, boards))
             }
         }
         Ok(Some(_)) => Err("the first message must be hello".into()),
@@ -299,6 +303,26 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
     // Only now, with every run of this connection ended: the host's next
     // connection starts with none left running.
     agents.detach(&host, connection);
+}
+
+/// The most boards one host may list, and the longest id: bounds on what
+/// the dashboard lists for a host.
+const MAX_BOARDS: usize = 256;
+const MAX_BOARD_ID: usize = 256;
+
+fn check_boards(boards: &[Board]) -> Result<(), String> {
+    if boards.len() > MAX_BOARDS {
+        return Err(format!("the agent listed {} boards, more than {MAX_BOARDS}", boards.len()));
+    }
+    match boards
+        .iter()
+        .find(|b| b.id.is_empty() || b.id.len() > MAX_BOARD_ID || b.id.chars().any(char::is_control))
+    {
+        Some(bad) => {
+            Err(format!("the agent listed a board id of {} bytes, or with control characters", bad.id.len()))
+        }
+        None => Ok(()),
+    }
 }
 
 fn results(n: u32) -> String {
@@ -385,7 +409,10 @@ async fn receive(
     };
     match message {
         FromAgent::Hello { .. } => return Err("the agent said hello twice".into()),
-        FromAgent::Boards { boards } => agents.set_boards(host, boards),
+        FromAgent::Boards { boards } => {
+            check_boards(&boards)?;
+            agents.set_boards(host, boards);
+        }
         FromAgent::Progress { run, algorithm, operation, index, total } => {
             run_of(runs, run)?;
             if let Some(r) = runs.get_mut(&run) {
