@@ -276,3 +276,106 @@ async fn host_names_are_unique_and_agents_need_a_server_that_takes_them() {
     let (run, _) = server.run_to_end(run_on("lab-x", &["ML-KEM-512"], 0)).await;
     assert_eq!(run.status, RunStatus::Complete, "the first agent still serves lab-x");
 }
+
+/// The protocol's rules, held by the real server against a hand-driven
+/// agent: a result before the board's clock or out of its order is counted
+/// refused, the figures stored are the server's own from the counts, and
+/// records of a run the agent was not given end its connection.
+#[tokio::test]
+async fn the_server_holds_an_agent_to_the_protocol() {
+    use futures_util::{SinkExt, StreamExt};
+    use pqbench::agent::protocol::{FromAgent, PROTOCOL_VERSION, ToAgent};
+    use pqbench_types::{Algorithm, BoardKind, Clock, Measurement, Operation, Status, TickUnit};
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+    let server = common::start_server(&["--agent-token", AGENT_TOKEN]).await;
+    let mut request = format!("{}/api/agents/connect", server.base.replace("http://", "ws://"))
+        .into_client_request()
+        .unwrap();
+    request.headers_mut().insert("authorization", format!("Bearer {AGENT_TOKEN}").parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let say = async |socket: &mut _, message: FromAgent| {
+        let socket: &mut tokio_tungstenite::WebSocketStream<_> = socket;
+        socket.send(Message::text(serde_json::to_string(&message).unwrap())).await.unwrap();
+    };
+    let hear = async |socket: &mut tokio_tungstenite::WebSocketStream<_>| loop {
+        match socket.next().await {
+            Some(Ok(Message::Text(text))) => return Some(serde_json::from_str::<ToAgent>(&text).unwrap()),
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            _ => return None,
+        }
+    };
+    let listed = Board {
+        id: "bench-board".into(),
+        name: "a board on the bench".into(),
+        kind: BoardKind::Serial,
+        available: true,
+        variants: vec!["opt-s".into()],
+        chip: None,
+        note: None,
+        host: None,
+        connected: true,
+    };
+    let hello = FromAgent::Hello {
+        protocol: PROTOCOL_VERSION,
+        host: "bench".into(),
+        version: "test".into(),
+        boards: vec![listed],
+    };
+    say(&mut socket, hello).await;
+    assert_eq!(hear(&mut socket).await, Some(ToAgent::Welcome));
+    wait_for_boards(&server, "the bench's board", |b| ready(b, "bench/bench-board")).await;
+
+    let id = server.start_run(&json!({ "board": "bench/bench-board", "min_iterations": 1 })).await;
+    match hear(&mut socket).await {
+        Some(ToAgent::Run { run, request }) => assert_eq!((run, request.board.as_str()), (id, "bench-board")),
+        other => panic!("expected the run, got {other:?}"),
+    }
+    let counted = Measurement {
+        iterations: 4,
+        total_ticks: 4_000_003,
+        min_ticks: 999_999,
+        median_ticks: 1_000_000,
+        max_ticks: 1_000_002,
+        stack_bytes: Some(1096),
+        ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
+    };
+    let result = |seq| FromAgent::Result { run: id, seq, measurement: counted };
+    // Before the board's clock: refused.
+    say(&mut socket, result(1)).await;
+    let build = Box::new(pqbench_types::Build { profile: Some("firmware".into()), ..Default::default() });
+    let described = FromAgent::Described {
+        run: id,
+        build,
+        clock_hz: Some(180_000_000),
+        ticks_per_second: 180_000_000,
+        tick_unit: "cycles".into(),
+    };
+    say(&mut socket, described).await;
+    // Out of order: refused. Then in order: stored.
+    say(&mut socket, result(2)).await;
+    say(&mut socket, result(1)).await;
+    let finished =
+        FromAgent::Finished { run: id, status: RunStatus::Complete, error: None, results: Some(1) };
+    say(&mut socket, finished).await;
+    let (run, results) = server.wait_for_end(id).await;
+    // The agent said complete; the server, having refused two of its
+    // records, stores the run incomplete, as a board's refused record would.
+    assert_eq!(
+        (run.status, run.rejected_records, run.host.as_deref()),
+        (RunStatus::Incomplete, 2, Some("bench"))
+    );
+    assert_eq!(run.error.as_deref(), Some("the server refused 2 of the agent's records"));
+    let clock = Clock { ticks_per_second: 180_000_000, unit: TickUnit::Cycles };
+    assert_eq!(results, [BenchResult::from_measurement(&counted, &clock)]);
+    assert_eq!(results[0].cycles_per_op, Some(1_000_000.75));
+
+    // Another run's records: the connection ends, the board shows it.
+    say(&mut socket, FromAgent::Result { run: id + 1000, seq: 1, measurement: counted }).await;
+    assert_eq!(hear(&mut socket).await, None, "the server closed the connection");
+    wait_for_boards(&server, "the bench gone", |b| {
+        board(b, "bench/bench-board").is_some_and(|b| !b.connected)
+    })
+    .await;
+}

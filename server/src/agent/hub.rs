@@ -236,6 +236,8 @@ struct InFlight {
     tracker: Tracker,
     ended: CancellationToken,
     stored: u32,
+    /// Records the server itself refused: the agent counted them stored.
+    refused: u32,
     /// The board's clock, once the agent has described it.
     clock: Option<Clock>,
 }
@@ -364,7 +366,7 @@ async fn follow(
                 let Some(command) = command else { return "the server is stopping".into() };
                 let sent = match command {
                     Command::Start { run_id, board, request, tracker, ended } => {
-                        runs.insert(run_id, InFlight { board, tracker, ended, stored: 0, clock: None });
+                        runs.insert(run_id, InFlight { board, tracker, ended, stored: 0, refused: 0, clock: None });
                         send(socket, &ToAgent::Run { run: run_id, request }).await
                     }
                     Command::Cancel { run_id } => send(socket, &ToAgent::Cancel { run: run_id }).await,
@@ -422,7 +424,8 @@ async fn receive(
         FromAgent::Described { run, build, clock_hz, ticks_per_second, tick_unit } => {
             run_of(runs, run)?;
             let unit = TickUnit::parse(&tick_unit).ok().filter(|_| ticks_per_second > 0);
-            if let (Some(r), Some(unit)) = (runs.get_mut(&run), unit) {
+            let Some(r) = runs.get_mut(&run) else { return Ok(()) };
+            if let Some(unit) = unit {
                 r.clock = Some(Clock { ticks_per_second, unit });
                 stored(store.describe_run(run, &build, clock_hz, ticks_per_second, &tick_unit).await, run);
             } else {
@@ -430,6 +433,7 @@ async fn receive(
                     run,
                     "the agent described a clock of {ticks_per_second} {tick_unit:?} a second"
                 );
+                r.refused += 1;
                 stored(store.count_rejected(run).await, run);
             }
         }
@@ -441,6 +445,7 @@ async fn receive(
                 // counted refused, as a damaged record is.
                 let Some(clock) = r.clock.filter(|_| seq == r.stored + 1) else {
                     tracing::warn!(run, "refused result {seq}: after {}, clock {:?}", r.stored, r.clock);
+                    r.refused += 1;
                     stored(store.count_rejected(run).await, run);
                     return Ok(());
                 };
@@ -458,10 +463,14 @@ async fn receive(
         FromAgent::Finished { run, status, error, results } => {
             run_of(runs, run)?;
             let Some(r) = runs.remove(&run) else { return Ok(()) };
-            let (status, error) = if status.is_finished() {
-                (status, error)
-            } else {
+            let (status, error) = if !status.is_finished() {
                 (RunStatus::Failed, Some(format!("the agent ended the run as {}", status.as_str())))
+            } else if status == RunStatus::Complete && r.refused > 0 {
+                // As a board's own refused record makes its run incomplete.
+                let why = format!("the server refused {} of the agent's records", r.refused);
+                (RunStatus::Incomplete, Some(why))
+            } else {
+                (status, error)
             };
             let written = match store.finish_run_expecting(run, status, error.as_deref(), results).await {
                 Ok(written) => written,
@@ -469,6 +478,11 @@ async fn receive(
                     tracing::error!(run, "store: {e}");
                     status
                 }
+            };
+            // The store may have found the run short, and says why.
+            let error = match store.run(run).await {
+                Ok(Some(stored)) => stored.error,
+                _ => error,
             };
             tracing::info!(run, host, "run ended: {written:?}");
             agents.release(host, &r.board);
