@@ -15,9 +15,9 @@
 //!   ML-DSA-65 in one headless Chromium page (the browser benchmark's wasm,
 //!   `@noble/post-quantum`, `@oqs/liboqs-js`) and natively, as the
 //!   comparison table in BENCHMARKS.md.
-//! - `bench-load [--results N] [--seconds S] [--connections C]`: the
+//! - `bench-load [--results N] [--seconds S] [--connections C] [--postgres]`: the
 //!   explorer's API under concurrent load (wrk) with a million stored
-//!   results, as the load table in BENCHMARKS.md.
+//!   results, as the load table in BENCHMARKS.md; on SQLite, or on PostgreSQL.
 //! - `needs`: measures each operation's RAM on the emulated board and
 //!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
 //!
@@ -232,7 +232,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep]"
+                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
             );
             std::process::exit(2);
         }

@@ -36,8 +36,18 @@ pub struct TestPostgres {
 
 impl TestPostgres {
     /// Installs PostgreSQL if it is missing, then creates and starts a
-    /// fresh cluster.
+    /// fresh cluster for the tests: without fsync, as it is thrown away.
     pub fn start(project: &Project) -> Result<TestPostgres> {
+        TestPostgres::start_with(project, false)
+    }
+
+    /// As [`TestPostgres::start`], but syncing every commit as a server in
+    /// use does (PostgreSQL's default), for a benchmark to measure.
+    pub fn start_durable(project: &Project) -> Result<TestPostgres> {
+        TestPostgres::start_with(project, true)
+    }
+
+    fn start_with(project: &Project, durable: bool) -> Result<TestPostgres> {
         let bin_dir = match server_bin_dir() {
             Some(dir) => dir,
             None => {
@@ -96,7 +106,8 @@ impl TestPostgres {
 
         // pg_ctl hands `-o` to a shell, hence the quotes. The socket lives in
         // the cluster: the default directory, /run/postgresql, may not exist
-        // or be writable. fsync is off: the cluster is thrown away.
+        // or be writable. fsync is off for the tests: the cluster is thrown
+        // away.
         let quoted_dir = format!("'{}'", data_dir_text.replace('\'', r"'\''"));
         let log = postgres.data_dir.join("server.log");
         let started = postgres
@@ -107,7 +118,8 @@ impl TestPostgres {
             .arg(&log)
             .arg("-o")
             .arg(format!(
-                "-c listen_addresses=127.0.0.1 -p {port} -k {quoted_dir} -c fsync=off -c max_connections=200"
+                "-c listen_addresses=127.0.0.1 -p {port} -k {quoted_dir} -c fsync={} -c max_connections=200",
+                if durable { "on" } else { "off" }
             ))
             .arg("start")
             .status()
@@ -116,7 +128,7 @@ impl TestPostgres {
             bail!("PostgreSQL did not start ({started}); the end of {}:\n{}", log.display(), tail(&log, 30));
         }
         step(&format!(
-            "PostgreSQL for the tests listens at {} (its cluster and server.log: {})",
+            "PostgreSQL listens at {} (its cluster and server.log: {})",
             postgres.url,
             postgres.data_dir.display()
         ));
