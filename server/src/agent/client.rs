@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use pqbench_types::{Board, RunStatus};
@@ -153,14 +153,19 @@ async fn connected(
     let mut tasks = tokio::task::JoinSet::new();
     let mut shown = listed;
     let mut relist = tokio::time::interval(LIST_BOARDS_EVERY);
+    // The server pings every 10 s: a connection silent for longer than
+    // SERVER_SILENCE is dead even if TCP has not said so (a host gone
+    // without closing it). Checked at each listing, not by a timeout on
+    // the read, which every other branch of the loop would start over.
+    let mut heard = Instant::now();
     let lost = loop {
         tokio::select! {
-            message = tokio::time::timeout(SERVER_SILENCE, stream.next()) => {
+            message = stream.next() => {
+                heard = Instant::now();
                 let message = match message {
-                    Err(_) => break format!("nothing from the server for {} s", SERVER_SILENCE.as_secs()),
-                    Ok(None) => break "the server closed the connection".to_string(),
-                    Ok(Some(Err(e))) => break format!("the connection failed: {e}"),
-                    Ok(Some(Ok(message))) => message,
+                    None => break "the server closed the connection".to_string(),
+                    Some(Err(e)) => break format!("the connection failed: {e}"),
+                    Some(Ok(message)) => message,
                 };
                 let text = match message {
                     Message::Text(text) => text,
@@ -174,7 +179,11 @@ async fn connected(
                         match runner::prepare_for(Recorder::Central(uplink.clone()), boards, &request) {
                             Err(e) => {
                                 tracing::warn!(run, "cannot start: {e}");
-                                let _ = uplink.finished(RunStatus::Failed, Some(e.to_string()), None).await;
+                                // Not awaited here: this loop is what drains
+                                // the outbox the message waits for.
+                                tasks.spawn(async move {
+                                    let _ = uplink.finished(RunStatus::Failed, Some(e.to_string()), None).await;
+                                });
                             }
                             Ok(prepared) => {
                                 tracing::info!(run, board = request.board, "run started");
@@ -215,6 +224,9 @@ async fn connected(
                 relist.reset_immediately();
             }
             _ = relist.tick() => {
+                if heard.elapsed() > SERVER_SILENCE {
+                    break format!("nothing from the server for {} s", heard.elapsed().as_secs());
+                }
                 let listed = list(boards).await;
                 if listed != shown {
                     shown = listed.clone();

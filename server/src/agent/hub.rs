@@ -93,7 +93,7 @@ impl Agents {
                 board.id = format!("{name}/{}", board.id);
                 board.host = Some(name.clone());
                 board.connected = host.link.is_some();
-                board.available = board.available && board.connected && !busy;
+                board.available = usable(&board) && board.connected && !busy;
                 if !board.connected {
                     board.note = Some(format!("{name} is not connected (since {})", host.since));
                 }
@@ -123,7 +123,7 @@ impl Agents {
         request: &RunRequest,
     ) -> Result<i64, AgentRunError> {
         let command = runner::command(request)?;
-        let (commands, kind) =
+        let (commands, kind, connection) =
             {
                 let mut hosts = self.hosts();
                 let entry = hosts
@@ -141,12 +141,12 @@ impl Agents {
                 if link.busy.contains(board) {
                     return Err(AgentRunError::Busy(format!("{host}/{board}")));
                 }
-                if !listed.available {
+                if !usable(&listed) {
                     let note = listed.note.unwrap_or_else(|| "not available".into());
                     return Err(AgentRunError::Unavailable { board: format!("{host}/{board}"), note });
                 }
                 link.busy.insert(board.to_string());
-                (link.commands.clone(), listed.kind)
+                (link.commands.clone(), listed.kind, link.connection)
             };
         let local = RunRequest { board: board.to_string(), ..request.clone() };
         let mut run = runner::new_run(&local, &command, kind == BoardKind::Probe);
@@ -154,7 +154,7 @@ impl Agents {
         let run_id = match store.create_run(&run).await {
             Ok(id) => id,
             Err(e) => {
-                self.release(host, board);
+                self.release(host, connection, board);
                 return Err(RunError::Store(e).into());
             }
         };
@@ -170,7 +170,7 @@ impl Agents {
             let why = format!("{host} disconnected before the run could start");
             let _ = store.finish_run(run_id, RunStatus::Failed, Some(&why)).await;
             tracker.finish(RunEnd { status: RunStatus::Failed, error: Some(why) });
-            self.release(host, board);
+            self.release(host, connection, board);
             return Ok(run_id);
         }
         tokio::spawn(async move {
@@ -184,8 +184,12 @@ impl Agents {
         Ok(run_id)
     }
 
-    fn release(&self, host: &str, board: &str) {
-        if let Some(link) = self.hosts().get_mut(host).and_then(|h| h.link.as_mut()) {
+    /// Frees `board` of `host`, if `connection` still holds the host: a
+    /// later connection's runs are its own.
+    fn release(&self, host: &str, connection: u64, board: &str) {
+        if let Some(link) = self.hosts().get_mut(host).and_then(|h| h.link.as_mut())
+            && link.connection == connection
+        {
             link.busy.remove(board);
         }
     }
@@ -272,7 +276,10 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
     let mut runs: HashMap<i64, InFlight> = HashMap::new();
     let reason = match send(&mut socket, &ToAgent::Welcome).await {
         Err(e) => e,
-        Ok(()) => follow(&mut socket, &mut inbox, &host, &agents, &store, &mut runs).await,
+        Ok(()) => {
+            let peer = Peer { host: &host, connection, agents: &agents, store: &store };
+            follow(&mut socket, &mut inbox, &peer, &mut runs).await
+        }
     };
     tracing::warn!(host, "agent gone: {reason}");
     // Runs handed to the connection but not yet sent never reach the
@@ -331,13 +338,28 @@ fn results(n: u32) -> String {
     if n == 1 { "1 result".into() } else { format!("{n} results") }
 }
 
+/// One connection's agent, as its messages are applied.
+struct Peer<'a> {
+    host: &'a str,
+    connection: u64,
+    agents: &'a Agents,
+    store: &'a Store,
+}
+
+/// Whether a board an agent lists can take a run, as far as the agent can
+/// tell: a board it is running itself is listed unavailable for the
+/// moment (the server keeps that itself, and frees the board the moment
+/// the run's end arrives); one it says why not (a probe it cannot open)
+/// until the agent lists it again.
+fn usable(board: &Board) -> bool {
+    board.available || board.note.is_none()
+}
+
 /// The connection's life after `welcome`; returns why it ended.
 async fn follow(
     socket: &mut WebSocket,
     inbox: &mut mpsc::UnboundedReceiver<Command>,
-    host: &str,
-    agents: &Agents,
-    store: &Store,
+    peer: &Peer<'_>,
     runs: &mut HashMap<i64, InFlight>,
 ) -> String {
     let mut ping = tokio::time::interval(PING_EVERY);
@@ -358,7 +380,7 @@ async fn follow(
                     Ok(message) => message,
                     Err(e) => return format!("the agent sent an unreadable message: {e}"),
                 };
-                if let Err(why) = receive(message, host, agents, store, runs).await {
+                if let Err(why) = receive(message, peer, runs).await {
                     return why;
                 }
             }
@@ -392,11 +414,10 @@ async fn follow(
 /// its own runs.
 async fn receive(
     message: FromAgent,
-    host: &str,
-    agents: &Agents,
-    store: &Store,
+    peer: &Peer<'_>,
     runs: &mut HashMap<i64, InFlight>,
 ) -> Result<(), String> {
+    let Peer { host, agents, store, .. } = *peer;
     let run_of = |runs: &mut HashMap<i64, InFlight>, run: i64| -> Result<(), String> {
         if runs.contains_key(&run) {
             Ok(())
@@ -425,7 +446,10 @@ async fn receive(
             run_of(runs, run)?;
             let unit = TickUnit::parse(&tick_unit).ok().filter(|_| ticks_per_second > 0);
             let Some(r) = runs.get_mut(&run) else { return Ok(()) };
-            if let Some(unit) = unit {
+            // A board describes itself once, before its results: a second
+            // description would re-time results already stored (a local
+            // board's second hello is a restart).
+            if let Some(unit) = unit.filter(|_| r.stored == 0) {
                 r.clock = Some(Clock { ticks_per_second, unit });
                 stored(store.describe_run(run, &build, clock_hz, ticks_per_second, &tick_unit).await, run);
             } else {
@@ -440,10 +464,12 @@ async fn receive(
         FromAgent::Result { run, seq, measurement } => {
             run_of(runs, run)?;
             if let Some(r) = runs.get_mut(&run) {
-                // Numbered 1, 2, ... as the agent's collector stores them,
-                // and timed by the clock described first; anything else is
-                // counted refused, as a damaged record is.
-                let Some(clock) = r.clock.filter(|_| seq == r.stored + 1) else {
+                // Numbered up from 1 as the agent's collector stores them,
+                // and timed by the clock described first; a number already
+                // used, or a result before the clock, is counted refused, as
+                // a damaged record is. A number skipped shows at the end:
+                // the run holds fewer results than the agent reported.
+                let Some(clock) = r.clock.filter(|_| seq > r.stored) else {
                     tracing::warn!(run, "refused result {seq}: after {}, clock {:?}", r.stored, r.clock);
                     r.refused += 1;
                     stored(store.count_rejected(run).await, run);
@@ -485,7 +511,7 @@ async fn receive(
                 _ => error,
             };
             tracing::info!(run, host, "run ended: {written:?}");
-            agents.release(host, &r.board);
+            agents.release(host, peer.connection, &r.board);
             r.tracker.finish(RunEnd { status: written, error });
             r.ended.cancel();
         }

@@ -390,6 +390,13 @@ fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
 }
 
+/// Text as both databases can hold it: PostgreSQL's text has no NUL, so
+/// a NUL in what a user, a log or a board sent is stored as U+FFFD on
+/// either, and a store moves between them unchanged.
+fn text(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.contains('\0') { value.replace('\0', "\u{FFFD}").into() } else { value.into() }
+}
+
 fn to_json(value: &impl serde::Serialize) -> StoreResult<String> {
     serde_json::to_string(value).map_err(corrupt)
 }

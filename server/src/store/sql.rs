@@ -14,7 +14,9 @@ use pqbench_types::{BenchResult, Build, Clock, Measurement, Report, ResultRow, R
 use sqlx::{Database, Pool, QueryBuilder, Row};
 
 use super::Db;
-use crate::store::{LabelCache, NewImport, NewRun, ResultFilter, StoreError, StoreResult, corrupt, to_json};
+use crate::store::{
+    LabelCache, NewImport, NewRun, ResultFilter, StoreError, StoreResult, corrupt, text, to_json,
+};
 
 type DbRow = <Db as Database>::Row;
 
@@ -75,7 +77,7 @@ impl Statements {
         )
         .bind(run.status.as_str())
         .bind(run.source.as_str())
-        .bind(&run.board)
+        .bind(text(&run.board))
         .bind(run.clock_hz.map(|hz| hz as i64))
         .bind(clock.ticks_per_second as i64)
         .bind(clock.unit.to_string())
@@ -103,8 +105,8 @@ impl Statements {
         )
         .bind(&import.digest)
         .bind(import.format.as_str())
-        .bind(import.file_name.as_deref())
-        .bind(import.version.as_deref())
+        .bind(import.file_name.as_deref().map(text))
+        .bind(import.version.as_deref().map(text))
         .bind(to_json(&import.unread)?)
         .bind(now)
         .fetch_one(&mut *tx)
@@ -163,7 +165,7 @@ impl Statements {
         // wait) when another connection committed in between.
         sqlx::query("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE id = $4")
             .bind(status.as_str())
-            .bind(error)
+            .bind(error.map(text))
             .bind(now)
             .bind(run_id)
             .execute(&mut *tx)
@@ -403,7 +405,7 @@ async fn insert_run<'e>(
     )
     .bind(run.status.as_str())
     .bind(run.source.as_str())
-    .bind(&run.board)
+    .bind(text(&run.board))
     .bind(run.clock_hz.map(|hz| hz as i64))
     .bind(to_json(&run.build)?)
     .bind(run.settings.as_ref().map(|s| s.to_string()))
@@ -452,7 +454,7 @@ async fn insert_result<'e>(
     .bind(result.heap_allocs.map(|v| v as i64))
     .bind(result.stack_bytes.map(|v| v as i64))
     .bind(result.code_bytes.map(|v| v as i64))
-    .bind(result.note.as_deref())
+    .bind(result.note.as_deref().map(text))
     .bind(ticks(|m| m.total_ticks))
     .bind(ticks(|m| m.min_ticks))
     .bind(ticks(|m| m.median_ticks))

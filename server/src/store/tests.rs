@@ -236,7 +236,27 @@ on_both_databases!(
     an_agents_runs_keep_its_host,
     an_import_is_stored_once,
     figures_read_back_bit_for_bit,
+    text_with_a_nul_is_stored_alike_on_both,
 );
+
+/// PostgreSQL's text cannot hold NUL; SQLite's can. Both store it as
+/// U+FFFD, so what one holds the other can.
+async fn text_with_a_nul_is_stored_alike_on_both(store: Store) {
+    let run = NewRun::on_board("board\0one", None);
+    let id = store.create_run(&run).await.unwrap();
+    let result = BenchResult {
+        note: Some("a\0note".into()),
+        ..BenchResult::unmeasured(Algorithm::Sha256, Operation::Hash, Status::Ok)
+    };
+    store.add_result(id, 1, &result, None).await.unwrap();
+    store.finish_run(id, RunStatus::Failed, Some("port\0closed")).await.unwrap();
+    let stored = store.run(id).await.unwrap().unwrap();
+    assert_eq!(
+        (stored.board.as_str(), stored.error.as_deref()),
+        ("board\u{FFFD}one", Some("port\u{FFFD}closed"))
+    );
+    assert_eq!(store.results(id).await.unwrap()[0].note.as_deref(), Some("a\u{FFFD}note"));
+}
 
 async fn an_agents_runs_keep_its_host(store: Store) {
     let on = |host: Option<&str>| NewRun {
