@@ -280,8 +280,8 @@ async fn host_names_are_unique_and_agents_need_a_server_that_takes_them() {
 }
 
 /// The protocol's rules, held by the real server against a hand-driven
-/// agent: a result before the board's clock or out of its order is counted
-/// refused, the figures stored are the server's own from the counts, and
+/// agent: a result before the board's clock or under a number already used
+/// is counted refused, the figures stored are the server's own from the counts, and
 /// records of a run the agent was not given end its connection.
 #[tokio::test]
 async fn the_server_holds_an_agent_to_the_protocol() {
@@ -355,8 +355,8 @@ async fn the_server_holds_an_agent_to_the_protocol() {
         tick_unit: "cycles".into(),
     };
     say(&mut socket, described).await;
-    // Out of order: refused. Then in order: stored.
-    say(&mut socket, result(2)).await;
+    // In order: stored. A number already used: refused.
+    say(&mut socket, result(1)).await;
     say(&mut socket, result(1)).await;
     let finished =
         FromAgent::Finished { run: id, status: RunStatus::Complete, error: None, results: Some(1) };
