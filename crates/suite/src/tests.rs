@@ -347,9 +347,12 @@ fn calls_quicker_than_the_clock_are_timed_in_batches_that_span_it() {
     assert!(calls > 1, "{m:?}");
     assert_eq!(m.iterations, 3 * calls, "three samples of {calls} calls");
     assert!(m.is_consistent(), "{m:?}");
-    // Each sample spans 20 steps or more, so none reads as 0 and the
-    // per-call figure is a real one.
-    assert!(m.total_ticks >= 3 * 20 * step_ns, "{m:?}");
+    // The batch is sized so that a sample spans 20 steps at the pace of
+    // its calibration; this clock is the host's wall clock, so later
+    // samples may run faster than that (the other core freed, as in a
+    // test run where one sample spanned 16). Half of it leaves that room
+    // while still showing no sample reads as a step or two.
+    assert!(m.total_ticks >= 3 * 10 * step_ns, "{m:?}");
     assert!(m.min_ticks > 0, "{m:?}");
 }
 
