@@ -5,23 +5,15 @@
 //! checked against the file rather than against itself.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
 mod common;
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples/wolfcrypt-stm32u585-memory.txt");
+use common::pqbench;
 
-fn pqbench(args: &[&str], db: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqbench"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .env_remove("PQBENCH_DB")
-        .output()
-        .unwrap()
-}
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples/wolfcrypt-stm32u585-memory.txt");
 
 fn stdout(output: &Output) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

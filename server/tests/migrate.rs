@@ -14,17 +14,11 @@ use pqbench_types::view::View;
 use pqbench_types::{Algorithm, BenchResult, Clock, Measurement, Operation, RunStatus, Status, TickUnit};
 use sqlx::{Column, Connection, Row, TypeInfo};
 
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples");
+mod common;
 
-fn pqbench(args: &[&str], db: impl AsRef<OsStr>) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqbench"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .env_remove("PQBENCH_DB")
-        .output()
-        .unwrap()
-}
+use common::pqbench;
+
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples");
 
 fn succeeded(output: Output) -> String {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

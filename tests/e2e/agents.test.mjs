@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serverAndBrowser, screenshots, startAgent, waitForRun } from './harness.mjs';
+import { recordProgressTexts, serverAndBrowser, screenshots, startAgent, waitForRun } from './harness.mjs';
 
 const TOKEN = 'e2e-agents-may-connect';
 const BOARD = 'lab-e2e/qemu-mps2-an386';
@@ -43,14 +43,7 @@ test("an agent's board shows its host, runs from the page, and shows the host go
     await page.locator('#board-suite').selectOption('post-quantum');
     await page.locator('#board-iterations').fill('2');
     await page.locator('#board-iterations').dispatchEvent('change');
-    // Every progress text the page shows, however briefly.
-    await page.evaluate(() => {
-      window.progressTexts = [];
-      new MutationObserver(() => {
-        const shown = document.querySelector('#board-progress')?.textContent;
-        if (shown && window.progressTexts.at(-1) !== shown) window.progressTexts.push(shown);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    await recordProgressTexts(page);
     await button.click();
     await page.locator('#board-run').waitFor({ state: 'visible' });
     await page.locator('#board-run').waitFor({ state: 'detached', timeout: 180_000 });

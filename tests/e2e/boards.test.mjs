@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serverAndBrowser, screenshots } from './harness.mjs';
+import { recordProgressTexts, serverAndBrowser, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
@@ -24,15 +24,7 @@ test('a board run shows live progress, then its results, without a reload', asyn
   await page.locator('#board-suite').selectOption('post-quantum');
   await page.locator('#board-iterations').fill('2');
   await page.locator('#board-iterations').dispatchEvent('change');
-  // Every progress text the page shows, however briefly: the emulated
-  // board can finish an operation between two polls of a locator.
-  await page.evaluate(() => {
-    window.progressTexts = [];
-    new MutationObserver(() => {
-      const shown = document.querySelector('#board-progress')?.textContent;
-      if (shown && window.progressTexts.at(-1) !== shown) window.progressTexts.push(shown);
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
+  await recordProgressTexts(page);
   await page.locator('button[data-board="qemu-mps2-an386"]').click();
   await page.locator('#board-run').waitFor({ state: 'visible' });
   await page.locator('#board-run').waitFor({ state: 'detached', timeout: 120_000 });

@@ -94,6 +94,19 @@ export async function launchBrowser() {
   };
 }
 
+// Records every text the page's run progress shows, however briefly (a
+// board can finish an operation between two polls of a locator), into
+// `window.progressTexts`.
+export async function recordProgressTexts(page) {
+  await page.evaluate(() => {
+    window.progressTexts = [];
+    new MutationObserver(() => {
+      const shown = document.querySelector('#board-progress')?.textContent;
+      if (shown && window.progressTexts.at(-1) !== shown) window.progressTexts.push(shown);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
 // `pqbench agent` serving this machine's boards to `server` as `host`.
 export function startAgent(server, host, token) {
   const child = spawn(bin, ['agent', '--server', server.base, '--token', token, '--host', host, '--dist', dist], {

@@ -42,6 +42,18 @@ impl Default for ServerOptions<'_> {
     }
 }
 
+/// Runs the `pqbench` command with `args` on the store `db` (a path or a
+/// PostgreSQL URL), whatever PQBENCH_DB says.
+pub fn pqbench(args: &[&str], db: impl AsRef<std::ffi::OsStr>) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pqbench"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env_remove("PQBENCH_DB")
+        .output()
+        .unwrap()
+}
+
 /// Built dashboard and firmware: `cargo xtask test` builds them and says where.
 pub fn dist() -> PathBuf {
     std::env::var_os("PQBENCH_DIST")
