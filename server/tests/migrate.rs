@@ -101,35 +101,29 @@ async fn populate(db: &Path) -> Vec<i64> {
 }
 
 /// Every row of every table, each column decoded by its declared type
-/// (floats as their bits), in id order: equal dumps are equal stores.
-async fn dump_sqlite(db: &Path) -> Vec<String> {
-    let mut connection = sqlx::SqliteConnection::connect(&format!("sqlite:{}", db.display())).await.unwrap();
-    let mut lines = Vec::new();
-    for table in TABLES {
-        for row in sqlx::query(&format!("SELECT * FROM {table} ORDER BY id"))
-            .fetch_all(&mut connection)
-            .await
-            .unwrap()
-        {
-            lines.push(format!("{table}: {}", dump_row(&row)));
+/// (floats as their bits), in id order: equal dumps are equal stores. A
+/// macro, as the connection types of the two databases share no trait
+/// that sqlx's generic bounds would not have to spell out here.
+macro_rules! dump {
+    ($connection:expr) => {{
+        let mut connection = $connection;
+        let mut lines = Vec::new();
+        for table in TABLES {
+            let query = format!("SELECT * FROM {table} ORDER BY id");
+            for row in sqlx::query(&query).fetch_all(&mut connection).await.unwrap() {
+                lines.push(format!("{table}: {}", dump_row(&row)));
+            }
         }
-    }
-    lines
+        lines
+    }};
+}
+
+async fn dump_sqlite(db: &Path) -> Vec<String> {
+    dump!(sqlx::SqliteConnection::connect(&format!("sqlite:{}", db.display())).await.unwrap())
 }
 
 async fn dump_postgres(url: &str) -> Vec<String> {
-    let mut connection = sqlx::PgConnection::connect(url).await.unwrap();
-    let mut lines = Vec::new();
-    for table in TABLES {
-        for row in sqlx::query(&format!("SELECT * FROM {table} ORDER BY id"))
-            .fetch_all(&mut connection)
-            .await
-            .unwrap()
-        {
-            lines.push(format!("{table}: {}", dump_row(&row)));
-        }
-    }
-    lines
+    dump!(sqlx::PgConnection::connect(url).await.unwrap())
 }
 
 const TABLES: [&str; 4] = ["imports", "runs", "results", "reports"];

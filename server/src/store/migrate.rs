@@ -254,32 +254,28 @@ mod tests {
     async fn every_column_of_the_schema_is_copied() {
         let dir = tempfile::tempdir().unwrap();
         let store = sqlite::open(&dir.path().join("schema.db")).await.unwrap();
-        let tables: Vec<String> = sqlx::query(
+        let names = |query: String| {
+            let pool = store.pool.clone();
+            async move {
+                let rows = sqlx::query(&query).fetch_all(&pool).await.unwrap();
+                let mut names: Vec<String> = rows.iter().map(|row| row.get("name")).collect();
+                names.sort();
+                names
+            }
+        };
+        let tables = names(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' \
-             AND name NOT LIKE 'sqlite%' ORDER BY name",
+             AND name NOT LIKE 'sqlite%'"
+                .into(),
         )
-        .fetch_all(&store.pool)
-        .await
-        .unwrap()
-        .iter()
-        .map(|row| row.get("name"))
-        .collect();
+        .await;
         let mut listed: Vec<&str> = TABLES.iter().map(|t| t.name).collect();
         listed.sort();
         assert_eq!(tables, listed);
         for table in TABLES {
-            let columns: Vec<String> =
-                sqlx::query(&format!("SELECT name FROM pragma_table_info('{}')", table.name))
-                    .fetch_all(&store.pool)
-                    .await
-                    .unwrap()
-                    .iter()
-                    .map(|row| row.get("name"))
-                    .collect();
+            let columns = names(format!("SELECT name FROM pragma_table_info('{}')", table.name)).await;
             let mut listed: Vec<String> = table.columns.iter().map(|(c, _)| c.to_string()).collect();
-            let mut columns = columns;
             listed.sort();
-            columns.sort();
             assert_eq!(columns, listed, "the columns of {}", table.name);
         }
     }
