@@ -6,7 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pqbench_types::{BenchResult, Upload};
+use pqbench_api::Upload;
+use pqbench_types::BenchResult;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(upload) = serde_json::from_slice::<Upload>(data) else { return };

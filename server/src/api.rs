@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::ws::{WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
-use axum::extract::{DefaultBodyLimit, FromRequestParts, Path as UrlPath, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path as UrlPath, Query, RawQuery, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -15,10 +15,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use futures_util::Stream;
-use pqbench_types::{
-    Algorithm, Board, Created, ImportPreview, ImportRequest, ImportStored, NewReport, Operation, Report,
-    ReportCreated, ResultRow, RunEnd, RunRequest, RunStatus, Source, Upload, is_report_id,
+use pqbench_api::{
+    Board, Created, ImportPreview, ImportRequest, ImportStored, NewReport, Report, ReportCreated, RunEnd,
+    RunRequest, Upload, is_report_id,
 };
+use pqbench_types::{ResultRow, RunStatus};
+use pqbench_view::{QueryError, ResultQuery};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::json;
@@ -32,7 +34,7 @@ use crate::boards::{BoardError, Boards};
 use crate::import::{self, ImportError};
 use crate::live::{CancelAnswer, LiveRuns, LiveState};
 use crate::runner::{self, RunError};
-use crate::store::{ResultFilter, Store, StoreError};
+use crate::store::{Store, StoreError};
 use crate::{reports, upload};
 
 #[derive(Clone)]
@@ -561,87 +563,20 @@ async fn cancel_run(
     }
 }
 
-/// Most results one request lists, and how many when it does not say.
-const DEFAULT_RESULTS_PAGE: u32 = 5000;
-const MAX_RESULTS_PAGE: u32 = 20_000;
-/// Most values one filter takes: each is a bound parameter.
-const MAX_FILTER_VALUES: usize = 500;
-
-/// Results across runs, for the explorer. Every filter may be repeated
-/// (`run=1&run=2`); all but `board` (whose ids are free text) also take
-/// comma-separated values (`run=1,2`). Empty values are ignored.
+/// Results across runs, for the explorer: the query is
+/// [`ResultQuery`]'s, the codec the dashboard builds its requests with.
 async fn results_across_runs(
     State(state): State<AppState>,
-    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+    RawQuery(query): RawQuery,
 ) -> ApiResult<Json<Vec<ResultRow>>> {
-    let Query(pairs) = query?;
-    let filter = result_filter(&pairs)?;
+    let filter = ResultQuery::from_query(query.as_deref().unwrap_or("")).map_err(|e| {
+        let status = match e {
+            QueryError::UnknownName { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            QueryError::Malformed(_) => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, e.to_string())
+    })?;
     Ok(Json(state.store.result_rows(&filter).await?))
-}
-
-fn result_filter(pairs: &[(String, String)]) -> ApiResult<ResultFilter> {
-    fn name<T: std::str::FromStr>(kind: &str, text: &str) -> ApiResult<T> {
-        text.parse()
-            .map_err(|_| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("unknown {kind} {text:?}")))
-    }
-    let mut filter = ResultFilter { limit: DEFAULT_RESULTS_PAGE, ..ResultFilter::default() };
-    for (key, value) in pairs {
-        let mut values = value.split(',').map(str::trim).filter(|v| !v.is_empty());
-        match key.as_str() {
-            "board" if !value.is_empty() => filter.boards.push(value.clone()),
-            "board" => {}
-            "source" => {
-                for v in values {
-                    let source = Source::from_name(v).ok_or_else(|| {
-                        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("unknown source {v:?}"))
-                    })?;
-                    filter.sources.push(source);
-                }
-            }
-            "algorithm" => filter
-                .algorithms
-                .extend(values.map(|v| name::<Algorithm>("algorithm", v)).collect::<Result<Vec<_>, _>>()?),
-            "operation" => filter
-                .operations
-                .extend(values.map(|v| name::<Operation>("operation", v)).collect::<Result<Vec<_>, _>>()?),
-            "run" => filter.runs.extend(values.map(run_id).collect::<Result<Vec<_>, _>>()?),
-            "limit" => {
-                filter.limit = values
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .filter(|limit| (1..=MAX_RESULTS_PAGE).contains(limit))
-                    .ok_or_else(|| {
-                        ApiError::new(
-                            StatusCode::BAD_REQUEST,
-                            format!("limit must be 1 to {MAX_RESULTS_PAGE}"),
-                        )
-                    })?;
-            }
-            other => {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    format!(
-                        "unknown parameter {other:?}: filter by board, source, algorithm, operation \
-                         or run, and give a limit"
-                    ),
-                ));
-            }
-        }
-    }
-    let counts = [
-        filter.boards.len(),
-        filter.sources.len(),
-        filter.algorithms.len(),
-        filter.operations.len(),
-        filter.runs.len(),
-    ];
-    if counts.iter().any(|&n| n > MAX_FILTER_VALUES) {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!("a filter takes at most {MAX_FILTER_VALUES} values"),
-        ));
-    }
-    Ok(filter)
 }
 
 /// A report's body is a dashboard view, small: a bound keeps the store

@@ -6,17 +6,15 @@
 //! shows is exactly what is stored.
 
 use pqbench_adapters::{Log, ParseError};
-use pqbench_types::{
-    Build, IMPORTED_FROM, ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, RunStatus,
-    Source, UnreadLine,
-};
+use pqbench_api::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
+use pqbench_types::{Build, IMPORTED_FROM, RunStatus, Source};
 
 use crate::store::{NewImport, NewRun, Store, StoreError};
 
 pub const MAX_BOARD_LEN: usize = 128;
 pub const MAX_FILE_NAME_LEN: usize = 255;
 /// The same bound as an upload's clock.
-pub use pqbench_types::limits::MAX_CLOCK_HZ;
+pub use pqbench_api::uploads::MAX_CLOCK_HZ;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use pqbench_types::{Algorithm, Operation, RunEnd, RunProgress};
+use pqbench_api::{RunEnd, RunProgress};
+use pqbench_types::{Algorithm, Operation};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 

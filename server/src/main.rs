@@ -10,8 +10,9 @@ use pqbench::boards::{Boards, ProbeWiring};
 use pqbench::collect::Progress;
 use pqbench::runner;
 use pqbench::store::{Location, Store};
+use pqbench_api::{BoardKind, ImportRequest, LogFormat, RunRequest};
 use pqbench_suite::Settings;
-use pqbench_types::{Algorithm, BoardKind, ImportRequest, LogFormat, RunRequest, RunStatus, Source};
+use pqbench_types::{Algorithm, RunStatus, Source};
 
 /// Counts what a native benchmark allocates (only on its own thread).
 #[global_allocator]
@@ -480,7 +481,7 @@ async fn import(
     if dry_run {
         for run in &preview.runs {
             println!("# {}", run.build.label(Source::Import));
-            print!("{}", pqbench_types::export::csv(&run.results));
+            print!("{}", pqbench_view::csv::csv(&run.results));
         }
         return Ok(());
     }
@@ -507,11 +508,8 @@ async fn export(db: &Location, id: i64, format: ExportFormat) -> anyhow::Result<
             println!("{}", serde_json::to_string_pretty(&document)?);
         }
         ExportFormat::Csv => {
-            let mut out = csv::Writer::from_writer(std::io::stdout());
-            for result in &results {
-                out.serialize(result)?;
-            }
-            out.flush()?;
+            // The dashboard's downloads are written by the same function.
+            print!("{}", pqbench_view::csv::csv(&results));
         }
     }
     Ok(())

@@ -5,9 +5,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::time::Instant;
 
+use pqbench_api::Upload;
 use pqbench_suite::probe::{self, HeapCounter};
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit, Upload};
+use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit};
 
 /// The allocator of the `pqbench` binary: the system's, counting what the
 /// benchmark thread allocates (and nothing of the other threads).

@@ -1,6 +1,6 @@
 //! Ids of shared reports.
 
-use pqbench_types::{REPORT_ID_ALPHABET, REPORT_ID_LEN};
+use pqbench_api::{REPORT_ID_ALPHABET, REPORT_ID_LEN};
 
 /// A new report id: [`REPORT_ID_LEN`] characters of base62, each uniform,
 /// from the OS's random generator (about 95 bits): whoever has a report's
@@ -31,7 +31,7 @@ mod tests {
     fn ids_are_well_formed_and_differ() {
         let ids: std::collections::HashSet<String> = (0..1000).map(|_| new_id().unwrap()).collect();
         assert_eq!(ids.len(), 1000);
-        assert!(ids.iter().all(|id| pqbench_types::is_report_id(id)), "{ids:?}");
+        assert!(ids.iter().all(|id| pqbench_api::is_report_id(id)), "{ids:?}");
         // Every character of the alphabet turns up in 16,000 draws; a
         // biased or truncated mapping would miss the last ones.
         let seen: std::collections::HashSet<char> = ids.iter().flat_map(|id| id.chars()).collect();

@@ -2,7 +2,8 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use pqbench_types::{RunRequest, RunStatus, Source};
+use pqbench_api::RunRequest;
+use pqbench_types::{RunStatus, Source};
 use pqbench_wire::{Decoder, RunCommand};
 use tokio_util::sync::CancellationToken;
 

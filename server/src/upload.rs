@@ -2,12 +2,13 @@
 //! rules that need no server are `Upload::check`'s (shared with the fuzz
 //! target); this turns a checked upload into the run the store writes.
 
-use pqbench_types::{Clock, RunStatus, Upload};
+use pqbench_api::Upload;
+use pqbench_types::{Clock, RunStatus};
 
 use crate::store::NewRun;
 
 /// Bounds on what one upload may carry, as `Upload::check` applies them.
-pub use pqbench_types::limits::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
+pub use pqbench_api::uploads::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
 
 /// Turns an upload into a run and its clock, or says what is wrong with it.
 pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {

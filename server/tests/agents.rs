@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use common::{Server, ServerOptions};
 use pqbench::store::test_support::fresh_postgres_database;
 use pqbench::store::{Location, Store};
-use pqbench_types::{BenchResult, Board, Run, RunStatus};
+use pqbench_api::Board;
+use pqbench_types::{BenchResult, Run, RunStatus};
 use serde_json::{Value, json};
 
 const AGENT_TOKEN: &str = "agents-may-connect-0451";
@@ -287,7 +288,8 @@ async fn host_names_are_unique_and_agents_need_a_server_that_takes_them() {
 async fn the_server_holds_an_agent_to_the_protocol() {
     use futures_util::{SinkExt, StreamExt};
     use pqbench::agent::protocol::{FromAgent, PROTOCOL_VERSION, ToAgent};
-    use pqbench_types::{Algorithm, BoardKind, Clock, Measurement, Operation, Status, TickUnit};
+    use pqbench_api::BoardKind;
+    use pqbench_types::{Algorithm, Clock, Measurement, Operation, Status, TickUnit};
     use tokio_tungstenite::tungstenite::Message;
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 

@@ -3,7 +3,8 @@
 //! axum's plain text, whichever part of the request is wrong (path, query,
 //! content type, size, syntax, shape).
 
-use pqbench_types::{Algorithm, Build, Measurement, Operation, Source, Status, Upload};
+use pqbench_api::Upload;
+use pqbench_types::{Algorithm, Build, Measurement, Operation, Source, Status};
 use reqwest::Method;
 use serde_json::Value;
 

@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use pqbench_types::{Algorithm, Created, Operation, Run, RunStatus};
+use pqbench_api::Created;
+use pqbench_types::{Algorithm, Operation, Run, RunStatus};
 use serde_json::{Value, json};
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Connection, Row, SqliteConnection};

@@ -103,7 +103,7 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
 async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
-    let boards: Vec<pqbench_types::Board> = server.get("/api/boards").await;
+    let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
     assert!(mps2.variants.iter().any(|v| v == "opt-s-defmt"), "{:?}", mps2.variants);
 

@@ -323,7 +323,7 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
 async fn build_variants_are_offered_and_recorded() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
-    let boards: Vec<pqbench_types::Board> = server.get("/api/boards").await;
+    let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
     assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"]);
     let mut keygen_ticks = Vec::new();

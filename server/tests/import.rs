@@ -226,7 +226,7 @@ fn an_imported_wolfcrypt_log_exports_the_figures_it_printed() {
     let keygen = csv.lines().find(|l| l.starts_with("ML-KEM-768,keygen,")).unwrap();
     let fields: Vec<&str> = keygen.split(',').collect();
     let number = |name: &str| {
-        let at = pqbench_types::export::CSV_FIELDS.iter().position(|f| *f == name).unwrap();
+        let at = pqbench_view::csv::CSV_FIELDS.iter().position(|f| *f == name).unwrap();
         fields[at].parse::<f64>().unwrap()
     };
     for (field, printed) in [

@@ -10,8 +10,8 @@ use std::process::{Command, Output};
 
 use pqbench::store::test_support::fresh_postgres_database;
 use pqbench::store::{Location, NewRun, Store};
-use pqbench_types::view::View;
 use pqbench_types::{Algorithm, BenchResult, Clock, Measurement, Operation, RunStatus, Status, TickUnit};
+use pqbench_view::View;
 use sqlx::{Column, Connection, Row, TypeInfo};
 
 mod common;

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use pqbench_types::{Board, BoardKind};
+use pqbench_api::{Board, BoardKind};
 use serde_json::{Value, json};
 
 mod common;

@@ -7,8 +7,9 @@ mod memory;
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Object, Reflect};
+use pqbench_api::Upload;
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit, Upload};
+use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit};
 use wasm_bindgen::prelude::*;
 use web_sys::{Performance, WorkerGlobalScope};
 

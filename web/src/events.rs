@@ -3,7 +3,7 @@
 
 use futures::StreamExt;
 use futures::channel::mpsc;
-use pqbench_types::{RunEnd, RunProgress};
+use pqbench_api::{RunEnd, RunProgress};
 use wasm_bindgen::prelude::*;
 use web_sys::{EventSource, MessageEvent};
 

@@ -5,7 +5,8 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_types::{BenchResult, ImportPreview, ImportRequest, ImportStored, LogFormat, Source};
+use pqbench_api::{ImportPreview, ImportRequest, ImportStored, LogFormat};
+use pqbench_types::{BenchResult, Source};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 

@@ -13,11 +13,9 @@ mod link;
 use leptos::either::Either;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_types::view::{Column, HistoryOf, Sort, View};
-use pqbench_types::{
-    Algorithm, BenchResult, Board, Created, Family, NewReport, Operation, Report, ReportCreated, ResultRow,
-    Run, RunProgress, RunRequest, RunStatus, Status,
-};
+use pqbench_api::{Board, Created, NewReport, Report, ReportCreated, RunProgress, RunRequest};
+use pqbench_types::{Algorithm, BenchResult, Family, Operation, ResultRow, Run, RunStatus, Status};
+use pqbench_view::{Column, HistoryOf, Sort, View};
 use wasm_bindgen::prelude::*;
 
 /// What a browser run can measure: (key, label, algorithms; none = all).
@@ -751,7 +749,7 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
     let flags: Vec<bool> = rows
         .iter()
         .enumerate()
-        .map(|(i, row)| i > 0 && pqbench_types::view::changed(&rows[i - 1].result, &row.result) == Some(true))
+        .map(|(i, row)| i > 0 && pqbench_view::changed(&rows[i - 1].result, &row.result) == Some(true))
         .collect();
     let chart = pqbench_plot::LineChart {
         title: format!("{title}: operations per second"),
@@ -861,7 +859,7 @@ fn Compare(state: State) -> impl IntoView {
 
 fn compare_table(view: &View, rows: &[ResultRow]) -> impl IntoView {
     let runs = view.runs.clone();
-    let lines = pqbench_types::view::compare(&runs, rows, &view.filter);
+    let lines = pqbench_view::compare(&runs, rows, &view.filter);
     if lines.is_empty() {
         return muted("These runs have no results that match the filters.");
     }
@@ -948,7 +946,7 @@ fn compare_table(view: &View, rows: &[ResultRow]) -> impl IntoView {
 /// columns, and JSON with the view that chose them.
 fn exports(view: &View, shown: &[BenchResult]) -> impl IntoView + use<> {
     let name = view.runs.first().map_or_else(|| "pqbench".to_string(), |id| format!("pqbench-run-{id}"));
-    let csv = pqbench_types::export::csv(shown);
+    let csv = pqbench_view::csv::csv(shown);
     let json = serde_json::json!({ "view": view, "results": shown }).to_string();
     let href =
         |mime: &str, text: &str| format!("data:{mime};charset=utf-8,{}", js_sys::encode_uri_component(text));

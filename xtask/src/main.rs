@@ -6,6 +6,8 @@
 //!   second run is quick.
 //! - `build`: firmware images, the browser benchmark, the dashboard and the
 //!   server, into `<target>/dist`.
+//! - `build-dashboard`: the dashboard alone into `<target>/dist`, while
+//!   working on it.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
 //! - `test`: setup --tests, build, then every test (Rust and browser), with
 //!   a throwaway PostgreSQL server for the store's tests.
@@ -203,6 +205,10 @@ fn main() -> Result<()> {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)
         }
+        ["build-dashboard"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build_dashboard(&cross)
+        }
         ["dev", rest @ ..] => {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)?;
@@ -232,7 +238,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
+                "usage: cargo xtask setup [--tests] | build | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
             );
             std::process::exit(2);
         }
@@ -331,6 +337,17 @@ impl Project {
 
         self.build_browser_bench(cross)?;
 
+        self.build_dashboard(cross)?;
+
+        step("server");
+        run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
+        Ok(())
+    }
+
+    /// The dashboard alone into `<dist>`: its wasm, page, styles and
+    /// start-up script (`cargo xtask build-dashboard`, while working on it).
+    fn build_dashboard(&self, cross: &CrossToolchain) -> Result<()> {
+        let dist = self.dist();
         step("dashboard (wasm)");
         let out = cross.build_with_env(self, "pqbench-web", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
         self.wasm_bindgen(&out.join("pqbench_web.wasm"), &dist.join("pkg"))?;
@@ -339,9 +356,6 @@ impl Project {
         for file in ["index.html", "style.css", "main.js"] {
             copy(&self.root.join("web").join(file), &dist.join(file))?;
         }
-
-        step("server");
-        run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
         Ok(())
     }
 

@@ -19,8 +19,8 @@ pub mod wolfcrypt;
 
 use std::collections::BTreeSet;
 
+pub use pqbench_api::LogFormat as Format;
 pub use pqbench_types::BenchResult;
-pub use pqbench_types::LogFormat as Format;
 use pqbench_types::{Algorithm, Operation, Status};
 use sha2::{Digest, Sha256};
 

@@ -1,4 +1,3 @@
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 
 use serde::{Deserialize, Serialize};
@@ -104,308 +103,26 @@ impl BenchResult {
     }
 }
 
-/// Where a run's figures came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Source {
-    Serial,
-    ProbeRs,
-    Browser,
-    Native,
-    Import,
-}
-
-impl Source {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Source::Serial => "serial",
-            Source::ProbeRs => "probe-rs",
-            Source::Browser => "browser",
-            Source::Native => "native",
-            Source::Import => "import",
-        }
-    }
-
-    pub fn from_name(text: &str) -> Option<Self> {
-        [Source::Serial, Source::ProbeRs, Source::Browser, Source::Native, Source::Import]
-            .into_iter()
-            .find(|s| s.as_str() == text)
-    }
-}
-
-/// A run's life: `running` until its board says it is done. `incomplete`:
-/// the board finished, but some of its records were refused on the way in
-/// (the ones that arrived intact are kept). `interrupted`: the run was
-/// cancelled from the dashboard, or the server lost it (crash, restart),
-/// before it ended; what it stored until then is kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunStatus {
-    Queued,
-    Running,
-    Complete,
-    Incomplete,
-    Failed,
-    Interrupted,
-}
-
-impl RunStatus {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Queued => "queued",
-            RunStatus::Running => "running",
-            RunStatus::Complete => "complete",
-            RunStatus::Incomplete => "incomplete",
-            RunStatus::Failed => "failed",
-            RunStatus::Interrupted => "interrupted",
-        }
-    }
-
-    pub fn from_name(text: &str) -> Option<Self> {
+impl BenchResult {
+    /// The first derived figure that is not a finite, non-negative number,
+    /// by its field name; `None` when all are sound (or absent). The store
+    /// and every chart assume they are.
+    pub fn unsound_figure(&self) -> Option<&'static str> {
         [
-            RunStatus::Queued,
-            RunStatus::Running,
-            RunStatus::Complete,
-            RunStatus::Incomplete,
-            RunStatus::Failed,
-            RunStatus::Interrupted,
+            ("total_seconds", self.total_seconds),
+            ("avg_ms", self.avg_ms),
+            ("ops_per_sec", self.ops_per_sec),
+            ("min_ms", self.min_ms),
+            ("median_ms", self.median_ms),
+            ("max_ms", self.max_ms),
+            ("cycles_per_op", self.cycles_per_op),
+            ("ticks_per_op", self.ticks_per_op),
+            ("bytes_per_sec", self.bytes_per_sec),
         ]
         .into_iter()
-        .find(|s| s.as_str() == text)
+        .find(|(_, figure)| figure.is_some_and(|v| !v.is_finite() || v < 0.0))
+        .map(|(name, _)| name)
     }
-
-    pub const fn is_finished(self) -> bool {
-        !matches!(self, RunStatus::Queued | RunStatus::Running)
-    }
-}
-
-/// The key of [`Build::extra`] that names what an imported run's figures
-/// came from, e.g. `wolfCrypt 5.7.2` or `pqm4 m4fspeed`.
-pub const IMPORTED_FROM: &str = "imported_from";
-
-/// What produced the figures: firmware or wasm revision, compiler, profile,
-/// and the versions of the crates that do the cryptography.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Build {
-    pub revision: Option<String>,
-    pub rustc: Option<String>,
-    pub target: Option<String>,
-    pub profile: Option<String>,
-    pub opt_level: Option<String>,
-    pub lto: Option<String>,
-    pub features: Option<String>,
-    /// The linker's GNU build id of a firmware image, as the board says it:
-    /// names one exact image, so bytes are never read with another's ELF.
-    #[serde(default)]
-    pub build_id: Option<String>,
-    /// SHA-256 of the ELF file the host ran or decoded the board's bytes
-    /// with; a board's figures are tied to the very file.
-    #[serde(default)]
-    pub elf_sha256: Option<String>,
-    /// Crate name to version, e.g. `ml-kem` to `0.3.4`.
-    #[serde(default)]
-    pub crates: BTreeMap<String, String>,
-    /// Anything else the producer said about itself (MCU, browser, OS, ...).
-    #[serde(default)]
-    pub extra: BTreeMap<String, String>,
-}
-
-/// A run measured elsewhere (a browser, a native host) and sent whole to
-/// `POST /api/uploads`: raw measurements and the clock they were taken
-/// with, so the server derives the shown figures exactly as for a board.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Upload {
-    pub source: Source,
-    /// `browser:<hash>` or `native:<host>`.
-    pub board: String,
-    pub ticks_per_second: u64,
-    /// As [`TickUnit`]'s text: `ns` for a browser's or host's clock.
-    pub tick_unit: String,
-    pub clock_hz: Option<u64>,
-    pub build: Build,
-    pub measurements: alloc::vec::Vec<Measurement>,
-}
-
-impl Build {
-    /// The build identity `pqbench-build-info` wrote down: its `crates`
-    /// are `name@version` pairs separated by commas.
-    #[allow(clippy::too_many_arguments)]
-    pub fn from_build_info(
-        revision: &str,
-        rustc: &str,
-        target: &str,
-        profile: &str,
-        opt_level: &str,
-        lto: &str,
-        features: &str,
-        crates: &str,
-    ) -> Build {
-        let text = |s: &str| (!s.is_empty()).then(|| String::from(s));
-        Build {
-            revision: text(revision),
-            rustc: text(rustc),
-            target: text(target),
-            profile: text(profile),
-            opt_level: text(opt_level),
-            lto: text(lto),
-            features: text(features),
-            build_id: None,
-            elf_sha256: None,
-            crates: crates
-                .split(',')
-                .filter_map(|entry| entry.split_once('@'))
-                .map(|(name, version)| (String::from(name), String::from(version)))
-                .collect(),
-            extra: BTreeMap::new(),
-        }
-    }
-}
-
-impl Build {
-    /// A short name for what produced a run's figures, to tell builds apart
-    /// in a table of many runs: the browser's name and version for a
-    /// browser run (what its figures depend on most), the program and its
-    /// version or implementation for an imported log, otherwise the profile,
-    /// opt-level and ML-KEM crate, e.g. `firmware opt-s, libcrux-ml-kem
-    /// 0.0.11`; the source's name when the build says none of these.
-    pub fn label(&self, source: Source) -> String {
-        use alloc::format;
-        if source == Source::Browser {
-            return self.extra.get("browser").cloned().unwrap_or_else(|| String::from("browser"));
-        }
-        if source == Source::Import {
-            return self.extra.get(IMPORTED_FROM).cloned().unwrap_or_else(|| String::from("import"));
-        }
-        let mut parts = alloc::vec::Vec::new();
-        match (&self.profile, &self.opt_level) {
-            (Some(profile), Some(opt)) => parts.push(format!("{profile} opt-{opt}")),
-            (Some(profile), None) => parts.push(profile.clone()),
-            (None, Some(opt)) => parts.push(format!("opt-{opt}")),
-            (None, None) => {}
-        }
-        let ml_kem = self.crates.iter().find(|(name, _)| *name == "ml-kem" || name.ends_with("-ml-kem"));
-        if let Some((name, version)) = ml_kem {
-            parts.push(format!("{name} {version}"));
-        }
-        if parts.is_empty() {
-            return String::from(source.as_str());
-        }
-        parts.join(", ")
-    }
-}
-
-/// The [`Build`] of the crate that expands it, from the `PQBENCH_*`
-/// variables its build script set with `pqbench-build-info`.
-#[macro_export]
-macro_rules! compiled_build {
-    () => {
-        $crate::Build::from_build_info(
-            env!("PQBENCH_REVISION"),
-            env!("PQBENCH_RUSTC"),
-            env!("PQBENCH_TARGET"),
-            env!("PQBENCH_PROFILE"),
-            env!("PQBENCH_OPT_LEVEL"),
-            env!("PQBENCH_LTO"),
-            env!("PQBENCH_FEATURES"),
-            env!("PQBENCH_CRATES"),
-        )
-    };
-}
-
-/// A run as the API shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Run {
-    pub id: i64,
-    pub status: RunStatus,
-    pub source: Source,
-    pub board: String,
-    pub clock_hz: Option<u64>,
-    pub build: Build,
-    pub started_at: String,
-    pub finished_at: Option<String>,
-    pub error: Option<String>,
-    /// Records the host refused on the way in (bad checksum, cut off, ...).
-    #[serde(default)]
-    pub rejected_records: u64,
-    /// The host of the agent that ran it (`pqbench agent`); null for a run
-    /// on the server's own boards, an upload or an import.
-    #[serde(default)]
-    pub host: Option<String>,
-}
-
-/// A board the server can reach now.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Board {
-    /// A stable slug: `qemu-mps2-an386`, `serial:/dev/ttyACM0`, ...
-    pub id: String,
-    pub name: String,
-    pub kind: BoardKind,
-    /// Whether a run can start now (false while one is running).
-    pub available: bool,
-    /// The firmware builds a run can choose (`opt-s`, the default, `opt-z`,
-    /// `opt-3`): the same suite at other optimisation levels.
-    #[serde(default)]
-    pub variants: alloc::vec::Vec<String>,
-    /// The chip a run is asked to use (a probe board: probe-rs's name).
-    #[serde(default)]
-    pub chip: Option<String>,
-    /// Why the board cannot run now, or what to know before it does.
-    #[serde(default)]
-    pub note: Option<String>,
-    /// The agent host the board is attached to (`pqbench agent`); null for
-    /// the server's own boards. An agent's board's `id` is `host/board`.
-    #[serde(default)]
-    pub host: Option<String>,
-    /// Whether the board's host is connected now (always, for the server's
-    /// own boards). A host that went away keeps its boards listed, not
-    /// available, until it comes back.
-    #[serde(default = "connected")]
-    pub connected: bool,
-}
-
-fn connected() -> bool {
-    true
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BoardKind {
-    Emulated,
-    Serial,
-    Probe,
-}
-
-impl BoardKind {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            BoardKind::Emulated => "emulated",
-            BoardKind::Serial => "serial",
-            BoardKind::Probe => "probe",
-        }
-    }
-}
-
-/// The body of `POST /api/runs`. Left out: every algorithm the suite
-/// measures, and the server's default iterations and time.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunRequest {
-    pub board: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithms: Option<alloc::vec::Vec<Algorithm>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_iterations: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_time_ms: Option<u32>,
-    /// One of the board's `variants`; left out, `opt-s`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-}
-
-/// The answer to a request that created a run (or a report).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Created {
-    pub id: i64,
 }
 
 #[cfg(test)]
@@ -471,32 +188,6 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert!(json["avg_ms"].is_null());
         assert_eq!(json["status"], "does_not_fit");
-    }
-
-    #[test]
-    fn build_labels_name_what_the_figures_depend_on() {
-        let firmware = Build::from_build_info(
-            "abc",
-            "rustc 1.95",
-            "thumbv7em-none-eabi",
-            "firmware",
-            "s",
-            "fat",
-            "",
-            "libcrux-ml-kem@0.0.11,libcrux-ml-dsa@0.0.11,sha2@0.11.1",
-        );
-        assert_eq!(firmware.label(Source::Serial), "firmware opt-s, libcrux-ml-kem 0.0.11");
-        let rustcrypto = Build { crates: BTreeMap::from([("ml-kem".into(), "0.3.4".into())]), ..firmware };
-        assert_eq!(rustcrypto.label(Source::ProbeRs), "firmware opt-s, ml-kem 0.3.4");
-
-        let mut browser = rustcrypto.clone();
-        browser.extra.insert("browser".into(), "Chrome 131.0".into());
-        assert_eq!(browser.label(Source::Browser), "Chrome 131.0");
-        assert_eq!(Build::default().label(Source::Browser), "browser");
-        assert_eq!(Build::default().label(Source::Import), "import");
-        let mut imported = Build::default();
-        imported.extra.insert(IMPORTED_FROM.into(), "pqm4 m4fspeed".into());
-        assert_eq!(imported.label(Source::Import), "pqm4 m4fspeed");
     }
 
     #[test]

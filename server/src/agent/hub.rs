@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
-use pqbench_types::{BenchResult, Board, BoardKind, Clock, RunEnd, RunRequest, RunStatus, TickUnit};
+use pqbench_api::{Board, BoardKind, RunEnd, RunRequest};
+use pqbench_types::{BenchResult, Clock, RunStatus, TickUnit};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 

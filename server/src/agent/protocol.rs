@@ -16,7 +16,8 @@
 //! an internally tagged one through a buffer that cannot hold serde_json's
 //! `arbitrary_precision` numbers, which the server's build turns on.
 
-use pqbench_types::{Algorithm, Board, Build, Measurement, Operation, RunRequest, RunStatus};
+use pqbench_api::{Board, RunRequest};
+use pqbench_types::{Algorithm, Build, Measurement, Operation, RunStatus};
 use serde::{Deserialize, Serialize};
 
 /// Both ends speak this version; a server refuses an agent of another.

@@ -7,11 +7,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use pqbench_types::view::View;
-use pqbench_types::{
-    Algorithm, BenchResult, Build, Clock, LogFormat, Measurement, Operation, Report, ResultRow, Run,
-    RunStatus, Source, UnreadLine,
-};
+use pqbench_api::{LogFormat, Report, UnreadLine};
+use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
+use pqbench_view::View;
 
 mod migrate;
 mod postgres;
@@ -125,15 +123,7 @@ pub struct NewImport {
 }
 
 /// Which results to list across runs: an empty list keeps every value.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ResultFilter {
-    pub boards: Vec<String>,
-    pub sources: Vec<Source>,
-    pub algorithms: Vec<Algorithm>,
-    pub operations: Vec<Operation>,
-    pub runs: Vec<i64>,
-    pub limit: u32,
-}
+pub use pqbench_view::ResultQuery;
 
 #[derive(Clone)]
 enum Backend {
@@ -366,7 +356,7 @@ impl Store {
     /// Results across runs, newest run first and each run's in the order
     /// they were measured. One statement: each filter is an `IN` list of
     /// bound parameters (only the placeholders are generated).
-    pub async fn result_rows(&self, filter: &ResultFilter) -> StoreResult<Vec<ResultRow>> {
+    pub async fn result_rows(&self, filter: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
         on_backend!(self, db => db.result_rows(filter, &self.labels).await)
     }
 

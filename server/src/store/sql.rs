@@ -9,13 +9,14 @@
 //! The SQL is portable: `$n` placeholders (PostgreSQL's; SQLite reads them
 //! as numbered parameters), RETURNING, and standard types.
 
-use pqbench_types::view::View;
-use pqbench_types::{BenchResult, Build, Clock, Measurement, Report, ResultRow, Run, RunStatus, Source};
+use pqbench_api::Report;
+use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
+use pqbench_view::View;
 use sqlx::{Database, Pool, QueryBuilder, Row};
 
 use super::Db;
 use crate::store::{
-    LabelCache, NewImport, NewRun, ResultFilter, StoreError, StoreResult, corrupt, text, to_json,
+    LabelCache, NewImport, NewRun, ResultQuery, StoreError, StoreResult, corrupt, text, to_json,
 };
 
 type DbRow = <Db as Database>::Row;
@@ -238,7 +239,7 @@ impl Statements {
 
     pub async fn result_rows(
         &self,
-        filter: &ResultFilter,
+        filter: &ResultQuery,
         labels: &LabelCache,
     ) -> StoreResult<Vec<ResultRow>> {
         let mut query = result_rows_query(filter, "");
@@ -348,7 +349,7 @@ impl Statements {
 
 /// The statement of [`Statements::result_rows`], after `prefix` (`EXPLAIN
 /// QUERY PLAN ` in a test of its plan).
-pub fn result_rows_query(filter: &ResultFilter, prefix: &str) -> QueryBuilder<'static, Db> {
+pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'static, Db> {
     let mut query = QueryBuilder::<Db>::new(prefix);
     query.push(
         "SELECT r.run_id, runs.board AS run_board, runs.source AS run_source,

@@ -57,7 +57,7 @@ mod tests {
     use sqlx::Row;
 
     use super::sql::result_rows_query;
-    use crate::store::ResultFilter;
+    use crate::store::ResultQuery;
 
     /// The explorer's queries on a store shaped like a lab's (many runs on
     /// a score of boards, each run a suite's results) and with the
@@ -80,7 +80,7 @@ mod tests {
         ] {
             sqlx::query(statement).execute(pool).await.unwrap();
         }
-        let history = || ResultFilter {
+        let history = || ResultQuery {
             boards: vec!["board-7".into()],
             algorithms: vec![Algorithm::MlKem768],
             operations: vec![Operation::Keygen],
@@ -97,23 +97,23 @@ mod tests {
             "{plan}"
         );
         sqlx::query("ANALYZE").execute(pool).await.unwrap();
-        let plan = |filter: ResultFilter| async move {
-            let mut query = result_rows_query(&ResultFilter { limit: 200, ..filter }, "EXPLAIN QUERY PLAN ");
+        let plan = |filter: ResultQuery| async move {
+            let mut query = result_rows_query(&ResultQuery { limit: 200, ..filter }, "EXPLAIN QUERY PLAN ");
             let rows = query.build().fetch_all(pool).await.unwrap();
             rows.iter().map(|row| row.get::<String, _>("detail")).collect::<Vec<_>>().join("; ")
         };
-        let names = || ResultFilter {
+        let names = || ResultQuery {
             algorithms: vec![Algorithm::MlKem768],
             operations: vec![Operation::Keygen],
             ..Default::default()
         };
-        let history = ResultFilter { boards: vec!["board-7".into()], ..names() };
+        let history = ResultQuery { boards: vec!["board-7".into()], ..names() };
         for (filter, index) in [
             (names(), "results_by_name_newest"),
             (history, "runs_by_board"),
-            (ResultFilter { boards: vec!["b".into()], ..Default::default() }, "runs_by_board"),
-            (ResultFilter { sources: vec![Source::Browser], ..Default::default() }, "runs_by_source"),
-            (ResultFilter { runs: vec![3, 1], ..Default::default() }, "PRIMARY KEY"),
+            (ResultQuery { boards: vec!["b".into()], ..Default::default() }, "runs_by_board"),
+            (ResultQuery { sources: vec![Source::Browser], ..Default::default() }, "runs_by_source"),
+            (ResultQuery { runs: vec![3, 1], ..Default::default() }, "PRIMARY KEY"),
         ] {
             let plan = plan(filter.clone()).await;
             assert!(plan.contains(index) && !plan.contains("TEMP B-TREE"), "{filter:?}: {plan}");

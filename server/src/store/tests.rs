@@ -33,7 +33,7 @@ async fn a_run_and_its_results_read_back_as_written(store: Store) {
 
 async fn reports_read_back_and_their_ids_are_never_reused(store: Store) {
     let view = View {
-        filter: pqbench_types::view::Filter {
+        filter: pqbench_view::Filter {
             algorithms: vec![pqbench_types::Algorithm::MlKem768],
             ..Default::default()
         },
@@ -69,7 +69,7 @@ async fn result_rows_are_filtered_across_runs_newest_first(store: Store) {
         .await
         .unwrap();
 
-    let all = ResultFilter { limit: 100, ..ResultFilter::default() };
+    let all = ResultQuery { limit: 100, ..ResultQuery::default() };
     let rows = store.result_rows(&all).await.unwrap();
     let order: Vec<(i64, Operation)> = rows.iter().map(|r| (r.run_id, r.result.operation)).collect();
     assert_eq!(order, [(b, Operation::Hash), (a, Operation::Keygen), (a, Operation::Encaps)]);
@@ -77,22 +77,22 @@ async fn result_rows_are_filtered_across_runs_newest_first(store: Store) {
     assert_eq!(rows[0].source, Source::Native);
     assert_eq!(rows[0].build_label, "native", "a build that says nothing is named by its source");
 
-    let only = |filter: ResultFilter| {
+    let only = |filter: ResultQuery| {
         let store = store.clone();
         async move {
-            let rows = store.result_rows(&ResultFilter { limit: 100, ..filter }).await.unwrap();
+            let rows = store.result_rows(&ResultQuery { limit: 100, ..filter }).await.unwrap();
             rows.iter().map(|r| (r.run_id, r.result.operation)).collect::<Vec<_>>()
         }
     };
-    let kem_only = ResultFilter { algorithms: vec![Algorithm::MlKem768], ..Default::default() };
+    let kem_only = ResultQuery { algorithms: vec![Algorithm::MlKem768], ..Default::default() };
     assert_eq!(only(kem_only).await, [(a, Operation::Keygen), (a, Operation::Encaps)]);
-    let encaps = ResultFilter { operations: vec![Operation::Encaps, Operation::Hash], ..Default::default() };
+    let encaps = ResultQuery { operations: vec![Operation::Encaps, Operation::Hash], ..Default::default() };
     assert_eq!(only(encaps).await, [(b, Operation::Hash), (a, Operation::Encaps)]);
-    let board = ResultFilter { boards: vec!["native:a".into()], runs: vec![a, b], ..Default::default() };
+    let board = ResultQuery { boards: vec!["native:a".into()], runs: vec![a, b], ..Default::default() };
     assert_eq!(only(board).await.len(), 2);
-    let browsers = ResultFilter { sources: vec![Source::Browser], ..Default::default() };
+    let browsers = ResultQuery { sources: vec![Source::Browser], ..Default::default() };
     assert_eq!(only(browsers).await, []);
-    let first_row = store.result_rows(&ResultFilter { limit: 1, ..Default::default() }).await.unwrap();
+    let first_row = store.result_rows(&ResultQuery { limit: 1, ..Default::default() }).await.unwrap();
     assert_eq!(first_row.len(), 1);
 }
 
@@ -156,7 +156,7 @@ async fn result_rows_say_how_their_run_ended(store: Store) {
     assert_eq!(store.interrupt_unfinished().await.unwrap(), 1);
     let still = board_run(&store, &[1]).await;
 
-    let rows = store.result_rows(&ResultFilter { limit: 100, ..Default::default() }).await.unwrap();
+    let rows = store.result_rows(&ResultQuery { limit: 100, ..Default::default() }).await.unwrap();
     let statuses: Vec<(i64, RunStatus)> = rows.iter().map(|r| (r.run_id, r.run_status)).collect();
     assert_eq!(
         statuses,
@@ -174,7 +174,7 @@ async fn result_rows_say_how_their_run_ended(store: Store) {
 async fn a_runs_build_label_follows_its_build_until_it_ends(store: Store) {
     let id = board_run(&store, &[1]).await;
     let label = |store: Store| async move {
-        let rows = store.result_rows(&ResultFilter { limit: 10, ..Default::default() }).await.unwrap();
+        let rows = store.result_rows(&ResultQuery { limit: 10, ..Default::default() }).await.unwrap();
         rows[0].build_label.clone()
     };
     assert_eq!(label(store.clone()).await, "serial");

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{BenchResult, Build};
+use pqbench_types::{BenchResult, Build};
 
 /// Which program printed a log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

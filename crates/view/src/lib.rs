@@ -6,6 +6,18 @@
 //! Rows with no figure in the sort column (failed, does not fit, skipped,
 //! or a figure the board could not measure) go last in both directions:
 //! they have no place on the scale, and showing them as 0 would be a lie.
+//!
+//! [`query`] is the other half: which results a request asks the server
+//! for, in the one codec the server and the dashboard share; [`csv`]
+//! writes rows as `pqbench export` does.
+#![no_std]
+
+extern crate alloc;
+
+pub mod csv;
+pub mod query;
+
+pub use query::{QueryError, ResultQuery};
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -13,7 +25,7 @@ use core::cmp::Ordering;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, BenchResult, Family, Operation};
+use pqbench_types::{Algorithm, BenchResult, Family, Operation, ResultRow};
 
 /// A column a table can be sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +168,20 @@ pub struct HistoryOf {
     pub operation: Operation,
 }
 
+impl HistoryOf {
+    /// The request for this history: its board's results of the one
+    /// operation, the newest `limit` runs.
+    pub fn query(&self, limit: u32) -> ResultQuery {
+        ResultQuery {
+            boards: alloc::vec![self.board.clone()],
+            algorithms: alloc::vec![self.algorithm],
+            operations: alloc::vec![self.operation],
+            limit,
+            ..ResultQuery::default()
+        }
+    }
+}
+
 impl View {
     /// The rows this view keeps, in its order. The sort is stable, so rows
     /// with equal figures keep the suite's order, and a row without a figure
@@ -273,7 +299,7 @@ impl View {
 
 /// A board id in a query: ids hold `:` and `/` (`serial:/dev/ttyACM0`),
 /// so every byte but letters, digits and `-._~:` is escaped.
-fn percent_encode(text: &str) -> String {
+pub(crate) fn percent_encode(text: &str) -> String {
     let mut out = String::new();
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~:".contains(&b) {
@@ -285,7 +311,7 @@ fn percent_encode(text: &str) -> String {
     out
 }
 
-fn percent_decode(text: &str) -> Option<String> {
+pub(crate) fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -324,7 +350,7 @@ impl Compared<'_> {
 /// Rows of several runs side by side: one line per (algorithm, operation)
 /// any of `runs` measured, in the order they first appear (runs in the
 /// order given, each in its suite order), filtered by `filter`.
-pub fn compare<'r>(runs: &[i64], rows: &'r [crate::ResultRow], filter: &Filter) -> Vec<Compared<'r>> {
+pub fn compare<'r>(runs: &[i64], rows: &'r [ResultRow], filter: &Filter) -> Vec<Compared<'r>> {
     let mut lines: Vec<Compared<'r>> = Vec::new();
     for (index, &run) in runs.iter().enumerate() {
         for row in rows.iter().filter(|row| row.run_id == run && filter.keeps(&row.result)) {
@@ -362,7 +388,7 @@ mod tests {
     use alloc::vec;
 
     use super::*;
-    use crate::Status;
+    use pqbench_types::Status;
 
     fn row(algorithm: Algorithm, operation: Operation, ops: Option<f64>, stack: Option<u64>) -> BenchResult {
         let status = if ops.is_some() { Status::Ok } else { Status::DoesNotFit };
@@ -458,13 +484,13 @@ mod tests {
 
     #[test]
     fn runs_compare_side_by_side_with_ratios_to_the_first() {
-        let on = |run_id: i64, result: BenchResult| crate::ResultRow {
+        let on = |run_id: i64, result: BenchResult| ResultRow {
             run_id,
             board: "b".into(),
-            source: crate::Source::Serial,
+            source: pqbench_types::Source::Serial,
             started_at: String::new(),
             build_label: String::new(),
-            run_status: crate::RunStatus::Complete,
+            run_status: pqbench_types::RunStatus::Complete,
             result,
         };
         let rows = vec![

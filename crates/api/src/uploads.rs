@@ -1,5 +1,6 @@
-//! Bounds on what pqbench takes from outside (a browser's or host's upload,
-//! a clock a user types in), checked before anything is stored.
+//! An upload (a run measured in a browser or on a host, sent whole) and
+//! the bounds on what pqbench takes from outside (an upload, a clock a
+//! user types in), checked before anything is stored.
 //!
 //! The store keeps counts as signed 64-bit integers and figures as finite
 //! doubles, and the dashboard divides by them: each bound here keeps one of
@@ -11,7 +12,26 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
 
-use crate::{Algorithm, BenchResult, Build, Clock, Measurement, Operation, Source, TickUnit, Upload};
+use alloc::vec::Vec;
+
+use pqbench_types::{Algorithm, BenchResult, Build, Clock, Measurement, Operation, Source, TickUnit};
+use serde::{Deserialize, Serialize};
+
+/// A run measured elsewhere (a browser, a native host) and sent whole to
+/// `POST /api/uploads`: raw measurements and the clock they were taken
+/// with, so the server derives the shown figures exactly as for a board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Upload {
+    pub source: Source,
+    /// `browser:<hash>` or `native:<host>`.
+    pub board: String,
+    pub ticks_per_second: u64,
+    /// As [`TickUnit`]'s text: `ns` for a browser's or host's clock.
+    pub tick_unit: String,
+    pub clock_hz: Option<u64>,
+    pub build: Build,
+    pub measurements: Vec<Measurement>,
+}
 
 /// Above any real CPU's clock, well below where a cycle count derived from
 /// it would lose precision.
@@ -146,33 +166,11 @@ fn check_build(build: &Build) -> Result<(), String> {
     Ok(())
 }
 
-impl BenchResult {
-    /// The first derived figure that is not a finite, non-negative number,
-    /// by its field name; `None` when all are sound (or absent). The store
-    /// and every chart assume they are.
-    pub fn unsound_figure(&self) -> Option<&'static str> {
-        [
-            ("total_seconds", self.total_seconds),
-            ("avg_ms", self.avg_ms),
-            ("ops_per_sec", self.ops_per_sec),
-            ("min_ms", self.min_ms),
-            ("median_ms", self.median_ms),
-            ("max_ms", self.max_ms),
-            ("cycles_per_op", self.cycles_per_op),
-            ("ticks_per_op", self.ticks_per_op),
-            ("bytes_per_sec", self.bytes_per_sec),
-        ]
-        .into_iter()
-        .find(|(_, figure)| figure.is_some_and(|v| !v.is_finite() || v < 0.0))
-        .map(|(name, _)| name)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Status;
     use alloc::vec;
+    use pqbench_types::Status;
 
     fn measured(algorithm: Algorithm, operation: Operation) -> Measurement {
         Measurement {

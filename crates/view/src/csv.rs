@@ -5,7 +5,7 @@
 use alloc::format;
 use alloc::string::{String, ToString};
 
-use crate::BenchResult;
+use pqbench_types::BenchResult;
 
 /// The columns, in `BenchResult`'s field order (as the server's CSV writer
 /// names them).
@@ -81,7 +81,7 @@ mod tests {
     use alloc::vec;
 
     use super::*;
-    use crate::{Algorithm, Operation, Status};
+    use pqbench_types::{Algorithm, Operation, Status};
 
     #[test]
     fn columns_follow_the_fields_and_missing_figures_stay_empty() {

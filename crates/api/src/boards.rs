@@ -1,0 +1,76 @@
+//! The boards a server can reach, and the request that starts a run on one.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use pqbench_types::Algorithm;
+use serde::{Deserialize, Serialize};
+
+/// A board the server can reach now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Board {
+    /// A stable slug: `qemu-mps2-an386`, `serial:/dev/ttyACM0`, ...
+    pub id: String,
+    pub name: String,
+    pub kind: BoardKind,
+    /// Whether a run can start now (false while one is running).
+    pub available: bool,
+    /// The firmware builds a run can choose (`opt-s`, the default, `opt-z`,
+    /// `opt-3`): the same suite at other optimisation levels.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// The chip a run is asked to use (a probe board: probe-rs's name).
+    #[serde(default)]
+    pub chip: Option<String>,
+    /// Why the board cannot run now, or what to know before it does.
+    #[serde(default)]
+    pub note: Option<String>,
+    /// The agent host the board is attached to (`pqbench agent`); null for
+    /// the server's own boards. An agent's board's `id` is `host/board`.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// Whether the board's host is connected now (always, for the server's
+    /// own boards). A host that went away keeps its boards listed, not
+    /// available, until it comes back.
+    #[serde(default = "connected")]
+    pub connected: bool,
+}
+
+fn connected() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardKind {
+    Emulated,
+    Serial,
+    Probe,
+}
+
+impl BoardKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BoardKind::Emulated => "emulated",
+            BoardKind::Serial => "serial",
+            BoardKind::Probe => "probe",
+        }
+    }
+}
+
+/// The body of `POST /api/runs`. Left out: every algorithm the suite
+/// measures, and the server's default iterations and time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunRequest {
+    pub board: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithms: Option<Vec<Algorithm>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_iterations: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_time_ms: Option<u32>,
+    /// One of the board's `variants`; left out, `opt-s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+}

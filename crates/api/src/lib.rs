@@ -1,0 +1,23 @@
+//! The messages of pqbench's HTTP API, one module per resource, each with
+//! what is sent to create it and what the server answers (`NewReport` is
+//! posted, `Report` read back): the server and the dashboard both speak
+//! through these types, so neither can drift from the other.
+//!
+//! The vocabulary they carry (names, results, runs) is `pqbench-types`; a
+//! shared view is `pqbench-view`'s. `uploads` also holds the bounds every
+//! figure from outside is checked against, shared with the fuzz target.
+#![no_std]
+
+extern crate alloc;
+
+pub mod boards;
+pub mod imports;
+pub mod reports;
+pub mod runs;
+pub mod uploads;
+
+pub use boards::{Board, BoardKind, RunRequest};
+pub use imports::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
+pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
+pub use runs::{Created, RunEnd, RunProgress};
+pub use uploads::Upload;
