@@ -1,6 +1,8 @@
 //! Acceptance tests of the wolfCrypt parser. Each variant is written from a
 //! format string of benchmark.c, cited beside it.
 
+use pqbench_types::{Algorithm, Operation};
+
 use super::*;
 use crate::{BenchResult, UnreadLine};
 

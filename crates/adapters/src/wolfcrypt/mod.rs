@@ -1,0 +1,278 @@
+//! wolfCrypt's benchmark (`wolfcrypt/benchmark/benchmark.c` in wolfSSL).
+//!
+//! The format strings this reads, from the versions of benchmark.c read
+//! for it (wolfSSL 3.x's, 4.x–5.5's with liboqs, 5.6–5.7's and the 2026
+//! master's, which adds the heap/stack suffix):
+//!
+//! - symmetric, `bench_stats_sym_finish`:
+//!   `"%-24s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"` — description, `HW`/`SW`
+//!   or nothing (`BENCH_DEVID_GET_NAME`), amount, unit, "took", seconds,
+//!   "seconds", rate, unit; older releases pad the description to 16 or 8.
+//!   Then optionally `", %lu cycles,"` (`GENERATE_MACHINE_PARSEABLE_REPORT`
+//!   with `HAVE_GET_CYCLES`) and `" Cycles per byte = %6.2f"`
+//!   (`SHOW_INTEL_CYCLES`).
+//! - asymmetric, `bench_stats_asym_finish_ex`:
+//!   `"%-6s %5d %8s%-2s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"` — name,
+//!   strength, operation (right-aligned), extra, `HW`/`SW`, count, "ops
+//!   took", seconds, "sec", "avg", ms, ops/s, "ops/sec"; optionally
+//!   `", %lu cycles"`. With `MULTI_VALUE_STATISTICS` the "avg .. ms" clause
+//!   is left out and `", max duration %.3f s, min duration .., mean duration
+//!   .., sd .."` follows on the same line.
+//! - both, `bench_append_memory_info` (heap and stack tracking):
+//!   `" [heap %ld bytes (%ld allocs), stack %ld bytes]"`. Builds before it
+//!   print the bracket without the space (`ops/sec[heap`) and `(0allocs)`.
+//! - `-csv` (`csv_format`): a header after "Symmetric Ciphers:" /
+//!   "Asymmetric Ciphers:" (`Algorithm,MB/s,Cycles per byte,` /
+//!   `Algorithm,key size,operation,avg ms,ops/sec,`, with `HW/SW`,
+//!   `cycles/op`, `heap_bytes,heap_allocs`, `stack_bytes` and the
+//!   `MULTI_VALUE_STATISTICS` columns where built in), then rows in its
+//!   columns. Rows are read by the header's column names.
+//! - machine-parseable CSV (`GENERATE_MACHINE_PARSEABLE_REPORT` with
+//!   `-csv`): `"sym",Algorithm,HW/SW,bytes_total,seconds_total,MB/s,...`
+//!   and `sym,%s,%s,%lu,%f,%f,...` rows; `"asym",Algorithm,key size,
+//!   operation,avg ms,ops/sec,ops,secs,cycles,cycles/op` and `asym,...` rows.
+//! - the banner: `" wolfSSL version %s"` between rules of dashes, `"Math:
+//!   ..."`, `"wolfCrypt Benchmark (block bytes %d, min %.1f sec each)"`,
+//!   and the application's `"Benchmark complete"`.
+//!
+//! Names as benchmark.c prints them: `"ECC   [%15s]"`, `"ECDHE [%15s]"`,
+//! `"ECDSA [%15s]"` with `wc_ecc_get_name()` and strength = key bytes × 8
+//! (so P-521 is 528); older releases print plain `ECC`/`ECDHE`/`ECDSA`.
+//! `"ML-KEM 512 "`/`"KYBER512 "` with strength 128/192/256 (the brief's
+//! newer line `ML-KEM 768 key gen` has the set as strength) and operations
+//! "key gen"/"encap"/"decap"; `"ML-DSA"` (older `"DILITHIUM"`) with the
+//! parameter set (44/65/87; older levels 2/3/5) as strength; `"CURVE"`,
+//! `"ED"` with 25519/448; `"RSA"`, `"DH"` with the modulus size.
+//!
+//! Laid out as: `mod.rs` holds [`parse`] and the walk over the log's
+//! lines, which hands each line to its reader (`text` for the text lines
+//! with figures, `csv` for the CSV tables, `banner` for the banner and what
+//! it implies) and stores what `names` names; `units` turns throughput units
+//! into bytes.
+
+mod banner;
+mod csv;
+mod names;
+mod text;
+mod units;
+
+use self::banner::{Context, is_banner};
+use self::csv::CsvTable;
+use self::names::{asymmetric_name, symmetric_name};
+use self::text::text_line;
+use crate::number::decimal;
+use crate::{Format, Group, Leftovers, Log, Notes, ParseError, Seen, bare_result, numbered_lines};
+
+/// Parses a wolfCrypt benchmark log. See the module documentation for the
+/// forms read; `clock_hz` lets asymmetric results carry cycles per operation.
+pub fn parse(text: &str, clock_hz: Option<u64>) -> Result<Log, ParseError> {
+    let lines = numbered_lines(text)?;
+    let context = Context::scan(&lines);
+    let mut parser = Parser {
+        context,
+        clock_hz,
+        results: Vec::new(),
+        seen: Seen::default(),
+        leftovers: Leftovers::default(),
+        csv: None,
+        pending_csv_kind: None,
+    };
+    for &(number, line) in &lines {
+        parser.line(number, line);
+    }
+    if parser.results.is_empty() {
+        return Err(ParseError::NothingRecognized { format: Format::Wolfcrypt });
+    }
+    Ok(Log {
+        format: Format::Wolfcrypt,
+        version: parser.context.version.clone(),
+        groups: vec![Group { implementation: None, results: parser.results }],
+        unread: parser.leftovers.unread,
+        understood_lines: parser.leftovers.understood_lines,
+    })
+}
+
+struct Parser {
+    context: Context,
+    clock_hz: Option<u64>,
+    results: Vec<pqbench_types::BenchResult>,
+    seen: Seen,
+    leftovers: Leftovers,
+    /// The CSV table whose header came last.
+    csv: Option<CsvTable>,
+    /// "Symmetric Ciphers:" / "Asymmetric Ciphers:" just before a header.
+    pending_csv_kind: Option<Kind>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Symmetric,
+    Asymmetric,
+}
+
+/// How a line was read.
+enum Reading {
+    /// Understood, no result: banners, headers, rules.
+    Understood,
+    Measured(Box<Measured>),
+    Unread(String),
+}
+
+/// A line's figures before they are named.
+struct Measured {
+    /// wolfCrypt's name for what was measured, as printed (for reasons).
+    label: String,
+    identity: Identity,
+    figures: Figures,
+}
+
+enum Identity {
+    Symmetric { description: String },
+    Asymmetric { name: String, strength: u64, operation: String },
+}
+
+#[derive(Default)]
+struct Figures {
+    iterations: Option<u64>,
+    total_seconds: Option<f64>,
+    avg_ms: Option<f64>,
+    ops_per_sec: Option<f64>,
+    min_ms: Option<f64>,
+    max_ms: Option<f64>,
+    /// Printed (or, from a total, divided) cycle counts: tick_unit "cycles".
+    cycles_per_op: Option<f64>,
+    bytes_per_sec: Option<f64>,
+    heap_bytes: Option<u64>,
+    heap_allocs: Option<u64>,
+    stack_bytes: Option<u64>,
+    notes: Notes,
+}
+
+impl Parser {
+    fn line(&mut self, number: usize, raw: &str) {
+        match self.read(raw.trim()) {
+            Reading::Understood => self.leftovers.understood_lines += 1,
+            Reading::Unread(reason) => self.leftovers.unread(number, raw, reason),
+            Reading::Measured(measured) => self.store(number, raw, *measured),
+        }
+    }
+
+    fn read(&mut self, line: &str) -> Reading {
+        if is_banner(line) {
+            return Reading::Understood;
+        }
+        if line.eq_ignore_ascii_case("Symmetric Ciphers:") {
+            self.pending_csv_kind = Some(Kind::Symmetric);
+            return Reading::Understood;
+        }
+        if line.eq_ignore_ascii_case("Asymmetric Ciphers:") {
+            self.pending_csv_kind = Some(Kind::Asymmetric);
+            return Reading::Understood;
+        }
+        if let Some(reason) = failure(line) {
+            return Reading::Unread(reason);
+        }
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.contains(&"took") {
+            return match text_line(line, &self.context) {
+                Ok(measured) => Reading::Measured(Box::new(measured)),
+                Err(reason) => Reading::Unread(reason),
+            };
+        }
+        if let Some(table) = CsvTable::from_header(line, self.pending_csv_kind.take()) {
+            self.csv = Some(table);
+            return Reading::Understood;
+        }
+        if line.contains(',') {
+            return match &self.csv {
+                Some(table) => match table.row(line) {
+                    Some(Ok(measured)) => Reading::Measured(Box::new(measured)),
+                    Some(Err(reason)) => Reading::Unread(reason),
+                    None => Reading::Unread("not a row of the CSV table above it".into()),
+                },
+                None if line.starts_with("sym,") || line.starts_with("asym,") => Reading::Unread(
+                    "a machine-parseable CSV row without its \"sym\"/\"asym\" header line".into(),
+                ),
+                None => Reading::Unread("a CSV row without a header line before it".into()),
+            };
+        }
+        if is_summary(&tokens) {
+            return Reading::Unread(
+                "a -print summary line: it repeats a figure printed above (rounded), so it is not stored"
+                    .into(),
+            );
+        }
+        Reading::Unread("not a line of wolfCrypt's benchmark output".into())
+    }
+
+    fn store(&mut self, number: usize, raw: &str, measured: Measured) {
+        let Measured { label, identity, mut figures } = measured;
+        let named = match &identity {
+            Identity::Symmetric { description } => symmetric_name(description),
+            Identity::Asymmetric { name, strength, operation } => asymmetric_name(name, *strength, operation),
+        };
+        let (algorithm, operation, name_note) = match named {
+            Ok(named) => named,
+            Err(reason) => return self.leftovers.unread(number, raw, reason),
+        };
+        if !self.seen.insert(algorithm, operation) {
+            return self.leftovers.unread(
+                number,
+                raw,
+                format!("second line for {algorithm} {operation} ({label}); the first is kept"),
+            );
+        }
+        let mut result = bare_result(algorithm, operation);
+        let mut notes = Notes::default();
+        if let Some(note) = name_note {
+            notes.push(note);
+        }
+        notes.0.append(&mut figures.notes.0);
+        if let Some(cycles) = figures.cycles_per_op {
+            result.cycles_per_op = Some(cycles);
+            result.ticks_per_op = Some(cycles);
+            result.tick_unit = Some("cycles".into());
+        } else if let (Some(avg_ms), Some(clock)) = (figures.avg_ms, self.clock_hz) {
+            // Whole cycles: the printed average's last digit (1 µs) is
+            // already hundreds of cycles, so a fraction would be noise.
+            result.cycles_per_op = Some((avg_ms * clock as f64 / 1000.0).round());
+            notes.push(format!(
+                "cycles per op derived from avg {avg_ms} ms × {clock} Hz (the clock given at import)"
+            ));
+        }
+        result.iterations = figures.iterations;
+        result.total_seconds = figures.total_seconds;
+        result.avg_ms = figures.avg_ms;
+        result.ops_per_sec = figures.ops_per_sec;
+        result.min_ms = figures.min_ms;
+        result.max_ms = figures.max_ms;
+        result.bytes_per_sec = figures.bytes_per_sec;
+        result.heap_bytes = figures.heap_bytes;
+        result.heap_allocs = figures.heap_allocs;
+        result.stack_bytes = figures.stack_bytes;
+        result.note = notes.finish();
+        self.results.push(result);
+    }
+}
+
+/// `"%sBenchmark %s failed: %d\n"` and `"%sBenchmark %s %s %d failed: %d\n"`.
+fn failure(line: &str) -> Option<String> {
+    let start = line.find("Benchmark ")?;
+    let rest = &line[start + "Benchmark ".len()..];
+    let (what, code) = rest.rsplit_once(" failed: ")?;
+    Some(format!("wolfCrypt reported that {what} failed (error {code}); no figure is stored"))
+}
+
+/// The `-print` summary (`bench_stats_print`): `"%-16s%s %8.3f %s/s"` and
+/// `"%-5s %4d %-9s %s %.3f ops/sec"`, each repeating a line above.
+fn is_summary(tokens: &[&str]) -> bool {
+    match tokens {
+        [.., rate, unit] if unit.ends_with("/s") && decimal(rate).is_some() => tokens.len() >= 3,
+        [.., rate, "ops/sec"] => decimal(rate).is_some() && tokens.len() >= 4,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+#[path = "../wolfcrypt_tests.rs"]
+mod tests;
