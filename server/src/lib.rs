@@ -1,19 +1,70 @@
-//! pqbench's host side: collecting runs from boards, browsers and hosts,
-//! storing them, and serving them. `main.rs` is the command line over this.
+//! pqbench's HTTP server: the JSON API under `/api` and the dashboard's
+//! files. It serves what the store keeps, starts runs on the board side
+//! (`pqbench-collect`) and on agents' boards (`hub`), and follows them
+//! live. `main.rs` is the command line over this and the other crates.
+//!
+//! - [`routes`]: one module per resource; [`error`]: the one mapping from
+//!   what failed to a status; [`security`]: headers and tokens.
+//! - [`live`]: the runs this server is making now; [`hub`]: agents' hosts.
+//! - [`record`]: a board's run recorded into the store.
 
-pub mod agent;
-pub mod api;
-pub mod boards;
-pub mod collect;
-pub mod frames;
-pub mod image;
-pub mod import;
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::any;
+use pqbench_collect::boards::Boards;
+use pqbench_store::Store;
+use tower_http::services::{ServeDir, ServeFile};
+
+pub mod error;
+pub mod hub;
 pub mod live;
-pub mod native;
-#[cfg(feature = "probe-rs")]
-pub mod probe;
 pub mod record;
-pub mod reports;
-pub mod runner;
-pub mod store;
-pub mod upload;
+pub mod routes;
+pub mod security;
+
+use hub::Agents;
+use live::LiveRuns;
+use security::TokenDigest;
+
+/// What every route shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub boards: Arc<Boards>,
+    /// The runs this server is making now: their progress, and their cancel.
+    pub live: Arc<LiveRuns>,
+    /// Hosts whose agents serve their boards to this server.
+    pub agents: Arc<Agents>,
+    /// What an agent must send to connect; none, and no agent may.
+    agent_token: Option<TokenDigest>,
+}
+
+impl AppState {
+    pub fn new(store: Store, boards: Arc<Boards>) -> Self {
+        AppState { store, boards, live: Arc::default(), agents: Arc::default(), agent_token: None }
+    }
+
+    /// Takes agents that send `token` (`pqbench agent --token`).
+    pub fn accepting_agents(mut self, token: &str) -> Self {
+        self.agent_token = Some(TokenDigest::of(token));
+        self
+    }
+
+    pub(crate) fn agent_token(&self) -> Option<TokenDigest> {
+        self.agent_token
+    }
+}
+
+/// The whole application: `/api`, then the dashboard's files from `dist`.
+pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
+    let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    let app = Router::new()
+        .nest("/api", routes::api(state, token.as_deref()))
+        // `nest` leaves `/api/` to the dashboard's files, but a client there
+        // is after the API.
+        .route("/api/", any(error::no_such_endpoint))
+        .fallback_service(files);
+    security::with_security_headers(app)
+}

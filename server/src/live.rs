@@ -14,7 +14,7 @@ use pqbench_types::{Algorithm, Operation};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-use crate::collect::Progress;
+use pqbench_collect::collector::Progress;
 
 /// The latest of a live run: where it is, and how it ended once it has.
 #[derive(Debug, Clone, Default, PartialEq)]

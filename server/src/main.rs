@@ -5,18 +5,19 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use pqbench::api::{self, AppState};
-use pqbench::boards::{Boards, ProbeWiring};
-use pqbench::collect::Progress;
-use pqbench::runner;
-use pqbench::store::{Location, Store};
+use pqbench::AppState;
+use pqbench::record::StoreRecorder;
 use pqbench_api::{BoardKind, ImportRequest, LogFormat, RunRequest};
+use pqbench_collect::boards::{Boards, ProbeWiring};
+use pqbench_collect::collector::Progress;
+use pqbench_collect::runner;
+use pqbench_store::{Location, Store};
 use pqbench_suite::Settings;
 use pqbench_types::{Algorithm, RunStatus, Source};
 
 /// Counts what a native benchmark allocates (only on its own thread).
 #[global_allocator]
-static ALLOCATOR: pqbench::native::CountingAllocator = pqbench::native::CountingAllocator;
+static ALLOCATOR: pqbench_collect::native::CountingAllocator = pqbench_collect::native::CountingAllocator;
 
 /// Post-quantum and classical cryptography, measured on boards, in browsers
 /// and on hosts, side by side.
@@ -210,9 +211,9 @@ async fn main() -> anyhow::Result<()> {
                 None => system_host_name()?,
             };
             let boards = Arc::new(wiring.boards(&dist)?);
-            let options = pqbench::agent::client::AgentOptions { server, token, host };
+            let options = pqbench_agent::AgentOptions { server, token, host };
             tokio::select! {
-                ended = pqbench::agent::client::run(&options, boards) => Ok(ended?),
+                ended = pqbench_agent::run(&options, boards) => Ok(ended?),
                 () = shutdown() => Ok(()),
             }
         }
@@ -257,7 +258,7 @@ async fn main() -> anyhow::Result<()> {
                 Ok(Location::Postgres(_)) => Location::Postgres(to.clone()),
                 _ => bail!("--to must be a postgres:// or postgresql:// URL"),
             };
-            let migrated = pqbench::store::migrate(&from, &to)
+            let migrated = pqbench_store::migrate(&from, &to)
                 .await
                 .with_context(|| format!("migrating {} into {target}", from.display()))?;
             for (table, rows) in &migrated.tables {
@@ -295,14 +296,14 @@ async fn bench_native(
     let store = open_store(db).await?;
     let bar = progress_bar("native");
     let upload = tokio::task::block_in_place(|| {
-        pqbench::native::run(settings, algorithms, true, |algorithm, operation, index, total| {
+        pqbench_collect::native::run(settings, algorithms, true, |algorithm, operation, index, total| {
             bar.set_length(u64::from(total));
             bar.set_position(u64::from(index - 1));
             bar.set_message(format!("{algorithm} {operation}"));
         })
     })?;
     bar.finish_and_clear();
-    let (run, clock) = pqbench::upload::validate(&upload).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (run, clock) = pqbench_store::upload::validate(&upload).map_err(|e| anyhow::anyhow!("{e}"))?;
     let id = store.insert_finished_run(&run, &clock, &upload.measurements).await?;
     eprintln!("run {id} complete: {} results on {}", upload.measurements.len(), upload.board);
     println!("{id}");
@@ -355,7 +356,7 @@ async fn serve(
     if let Some(token) = &agent_token {
         state = state.accepting_agents(token);
     }
-    let app = api::router(state, &paths.dist, token);
+    let app = pqbench::router(state, &paths.dist, token);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
@@ -373,7 +374,7 @@ fn system_host_name() -> anyhow::Result<String> {
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     let name = String::from_utf8_lossy(&buf[..end]);
     let name = name.split('.').next().unwrap_or_default().to_string();
-    if failed || pqbench::agent::protocol::check_host_name(&name).is_err() {
+    if failed || pqbench_api::agents::check_host_name(&name).is_err() {
         bail!("this host's name ({name:?}) cannot name an agent: give one with --host");
     }
     Ok(name)
@@ -414,7 +415,8 @@ async fn shutdown() {
 
 async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::Result<()> {
     let store = open_store(&paths.db).await?;
-    let prepared = runner::prepare(&store, &boards, &request).await?;
+    let open = |run| async { StoreRecorder::open(&store, run, None).await };
+    let prepared = runner::prepare(&boards, &request, open).await?;
     let id = prepared.id;
     let bar = progress_bar(&request.board);
     let outcome = prepared
@@ -465,7 +467,7 @@ async fn import(
     let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", file.display()))?;
     let file_name = (file != Path::new("-")).then(|| file.display().to_string());
     let request = ImportRequest { format, text, file_name, board, clock_hz };
-    let plan = pqbench::import::plan(&request)?;
+    let plan = pqbench_store::import::plan(&request)?;
     let preview = plan.preview.clone();
     for unread in &preview.unread {
         eprintln!("line {}: {} ({})", unread.line, unread.text.trim(), unread.reason);
@@ -486,7 +488,7 @@ async fn import(
         return Ok(());
     }
     let store = open_store(db).await?;
-    let stored = pqbench::import::store(&store, plan).await?;
+    let stored = pqbench_store::import::store(&store, plan).await?;
     for id in stored.runs {
         println!("{id}");
     }

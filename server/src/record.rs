@@ -1,90 +1,88 @@
-//! Where a run's records go as the board sends them: into the store, or,
-//! for a board on an agent host, up to the central server that started the
-//! run (which stores them). The collector and the runner are the same
-//! either way.
+//! A board's run recorded into this server's store: the board side's
+//! [`Recorder`] over [`Store`]. It lives here, where both are known, so
+//! that neither the board side nor the store depends on the other.
 
+use std::sync::Arc;
+
+use pqbench_collect::record::{RecordError, Recorder, Recording, SharedRecorder};
+use pqbench_collect::runner::RunDescription;
+use pqbench_store::{NewRun, Store};
 use pqbench_types::{BenchResult, Build, Measurement, RunStatus};
 
-use crate::agent::Uplink;
-use crate::store::{Store, StoreError};
-
+/// Records into run `run_id` of `store`.
 #[derive(Clone)]
-pub enum Recorder {
-    /// Into this process's store: the server's own boards, `pqbench run`.
-    Store { store: Store, run_id: i64 },
-    /// To the central server, over the agent's connection.
-    Central(Uplink),
+pub struct StoreRecorder {
+    store: Store,
+    run_id: i64,
 }
 
-impl Recorder {
-    pub fn run_id(&self) -> i64 {
-        match self {
-            Recorder::Store { run_id, .. } => *run_id,
-            Recorder::Central(uplink) => uplink.run_id,
-        }
+impl StoreRecorder {
+    /// Records into a run already written.
+    pub fn for_run(store: &Store, run_id: i64) -> SharedRecorder {
+        Arc::new(StoreRecorder { store: store.clone(), run_id })
     }
 
-    /// What the board said of itself once it answered.
-    pub async fn describe(
-        &self,
-        build: &Build,
+    /// Writes the run's row (`running`, made on `host` if an agent's) and
+    /// records into it: the `open` of [`pqbench_collect::runner::prepare`].
+    pub async fn open(
+        store: &Store,
+        description: RunDescription,
+        host: Option<String>,
+    ) -> Result<SharedRecorder, RecordError> {
+        let run_id = store.create_run(&new_run(description, host)).await.map_err(RecordError::new)?;
+        Ok(StoreRecorder::for_run(store, run_id))
+    }
+}
+
+/// The store's row for a described run.
+pub fn new_run(description: RunDescription, host: Option<String>) -> NewRun {
+    let RunDescription { board, source, settings } = description;
+    NewRun { source, host, ..NewRun::on_board(&board, Some(settings)) }
+}
+
+impl Recorder for StoreRecorder {
+    fn run_id(&self) -> i64 {
+        self.run_id
+    }
+
+    fn describe<'a>(
+        &'a self,
+        build: &'a Build,
         clock_hz: Option<u64>,
         ticks_per_second: u64,
-        tick_unit: &str,
-    ) -> Result<(), StoreError> {
-        match self {
-            Recorder::Store { store, run_id } => {
-                store.describe_run(*run_id, build, clock_hz, ticks_per_second, tick_unit).await
-            }
-            Recorder::Central(uplink) => {
-                uplink.described(build.clone(), clock_hz, ticks_per_second, tick_unit.to_string()).await
-            }
-        }
+        tick_unit: &'a str,
+    ) -> Recording<'a, ()> {
+        Box::pin(async move {
+            let described =
+                self.store.describe_run(self.run_id, build, clock_hz, ticks_per_second, tick_unit);
+            described.await.map_err(RecordError::new)
+        })
     }
 
-    pub async fn add_result(
-        &self,
+    fn add_result<'a>(
+        &'a self,
         seq: u32,
-        result: &BenchResult,
-        raw: Option<&Measurement>,
-    ) -> Result<(), StoreError> {
-        match self {
-            Recorder::Store { store, run_id } => store.add_result(*run_id, seq, result, raw).await,
-            // The server derives the figures from the counts itself.
-            Recorder::Central(uplink) => match raw {
-                Some(measurement) => uplink.result(seq, *measurement).await,
-                None => Err(StoreError::Corrupt(format!(
-                    "result {seq} ({} {}) has no counts to send",
-                    result.algorithm, result.operation
-                ))),
-            },
-        }
+        result: &'a BenchResult,
+        raw: Option<&'a Measurement>,
+    ) -> Recording<'a, ()> {
+        Box::pin(async move {
+            self.store.add_result(self.run_id, seq, result, raw).await.map_err(RecordError::new)
+        })
     }
 
-    pub async fn count_rejected(&self, why: &str) -> Result<(), StoreError> {
-        match self {
-            Recorder::Store { store, run_id } => store.count_rejected(*run_id).await,
-            Recorder::Central(uplink) => uplink.rejected(why.to_string()).await,
-        }
+    fn count_rejected<'a>(&'a self, _why: &'a str) -> Recording<'a, ()> {
+        Box::pin(async move { self.store.count_rejected(self.run_id).await.map_err(RecordError::new) })
     }
 
-    /// Ends the run; see [`Store::finish_run_expecting`]. Over an agent's
-    /// connection the central server vouches for the run the same way,
-    /// and the status returned is the one sent.
-    pub async fn finish(
-        &self,
+    fn finish<'a>(
+        &'a self,
         status: RunStatus,
-        error: Option<&str>,
+        error: Option<&'a str>,
         expected: Option<u32>,
-    ) -> Result<RunStatus, StoreError> {
-        match self {
-            Recorder::Store { store, run_id } => {
-                store.finish_run_expecting(*run_id, status, error, expected).await
-            }
-            Recorder::Central(uplink) => {
-                uplink.finished(status, error.map(String::from), expected).await?;
-                Ok(status)
-            }
-        }
+    ) -> Recording<'a, RunStatus> {
+        Box::pin(async move {
+            let finished = self.store.finish_run_expecting(self.run_id, status, error, expected);
+            finished.await.map_err(RecordError::new)
+        })
     }
 }

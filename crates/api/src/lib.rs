@@ -10,6 +10,7 @@
 
 extern crate alloc;
 
+pub mod agents;
 pub mod boards;
 pub mod imports;
 pub mod reports;

@@ -1,0 +1,26 @@
+//! pqbench's board side: everything between a board and the place its
+//! results are kept, usable without any server.
+//!
+//! - [`boards`]: the boards this host can reach and how (QEMU behind a
+//!   pseudo-terminal, or a debug probe wired to a board), and reserving one
+//!   for a run.
+//! - [`image`]: a firmware ELF and what the host reads from it.
+//! - [`frames`]: bytes to checked records, as text lines or defmt frames.
+//! - [`collector`]: a board's records to results, over a serial port or any
+//!   [`collector::Link`].
+//! - [`probe`] (feature `probe-rs`): flash, reset, RTT and the mailbox.
+//! - [`runner`]: a run from start to end; [`runner::prepare`] is the one way
+//!   a run starts.
+//! - [`record`]: where results go, as a trait: the server's store and an
+//!   agent's connection implement it, and this crate depends on neither.
+//! - [`native`]: the suite on this host's own CPU.
+
+pub mod boards;
+pub mod collector;
+pub mod frames;
+pub mod image;
+pub mod native;
+#[cfg(feature = "probe-rs")]
+pub mod probe;
+pub mod record;
+pub mod runner;

@@ -1,0 +1,303 @@
+//! A run on a board from start to end, the same whoever asked for it
+//! (`POST /api/runs`, `pqbench run`, an agent for its central server).
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use pqbench_api::RunRequest;
+use pqbench_types::{RunStatus, Source};
+use pqbench_wire::{Decoder, RunCommand};
+use tokio_util::sync::CancellationToken;
+
+use crate::boards::{
+    BoardError, Boards, EmulatedBoard, Emulator, EmulatorOptions, Framing, Reservation, Target,
+};
+use crate::collector::{Collector, Outcome, Progress};
+use crate::frames::{DefmtDecoder, FrameDecoder};
+use crate::image::FirmwareImage;
+use crate::record::{RecordError, SharedRecorder};
+
+pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
+pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
+/// The firmware keeps at most this many samples per operation.
+pub const MAX_ITERATIONS: u32 = 1024;
+pub const MAX_TIME_MS: u32 = 60_000;
+/// An emulated board never goes quiet for long: its slowest operation
+/// takes about a second of host time per call. Silence means it locked up
+/// (a stack overflow ends in a lockup), so the run fails sooner than a
+/// real board's would.
+const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
+/// The error of a run stopped with [`PreparedRun::canceller`].
+pub const CANCELLED: &str = "cancelled from the dashboard";
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+/// The board command for a user's request; bounds keep one request from
+/// holding a board for hours.
+pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
+    let min_iterations = request.min_iterations.unwrap_or(DEFAULT_MIN_ITERATIONS);
+    let min_time_ms = request.min_time_ms.unwrap_or(DEFAULT_MIN_TIME_MS);
+    if !(1..=MAX_ITERATIONS).contains(&min_iterations) {
+        return Err(RunError::Invalid(format!("min_iterations must be 1 to {MAX_ITERATIONS}")));
+    }
+    if min_time_ms > MAX_TIME_MS {
+        return Err(RunError::Invalid(format!("min_time_ms must be at most {MAX_TIME_MS}")));
+    }
+    if request.algorithms.as_ref().is_some_and(Vec::is_empty) {
+        return Err(RunError::Invalid("algorithms is empty: leave it out to run them all".into()));
+    }
+    let mut command = RunCommand::new(min_iterations, min_time_ms);
+    for &algorithm in request.algorithms.iter().flatten() {
+        if !pqbench_suite::supports(algorithm) {
+            return Err(RunError::Invalid(format!("the suite does not measure {algorithm} yet")));
+        }
+        command = command.with_algorithm(algorithm);
+    }
+    Ok(command)
+}
+
+/// A run with its board taken and its row written, ready to execute.
+pub struct PreparedRun {
+    pub id: i64,
+    command: RunCommand,
+    target: Target,
+    recorder: SharedRecorder,
+    cancel: CancellationToken,
+    _reservation: Reservation,
+}
+
+/// What whoever keeps a run's records needs to open it: the board, the
+/// run's settings, and its source by the kind of board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunDescription {
+    pub board: String,
+    pub source: Source,
+    pub settings: serde_json::Value,
+}
+
+/// The description of `request`'s run (already checked by [`command`]).
+pub fn describe(request: &RunRequest, command: &RunCommand, on_probe: bool) -> RunDescription {
+    let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
+    RunDescription {
+        board: request.board.clone(),
+        source: if on_probe { Source::ProbeRs } else { Source::Serial },
+        settings: serde_json::json!({
+            "algorithms": request.algorithms,
+            "min_iterations": command.min_iterations,
+            "min_time_ms": command.min_time_ms,
+            "variant": variant,
+        }),
+    }
+}
+
+/// The one way a run starts, whoever asked (`pqbench serve`'s API,
+/// `pqbench run`, an agent for its central server): checks the request,
+/// takes the board, then has `open` open the run's record (a row in a
+/// store, or the run the central server already wrote) and returns the
+/// run, ready to execute. A request that cannot run takes nothing.
+pub async fn prepare<F, Opened>(
+    boards: &Boards,
+    request: &RunRequest,
+    open: F,
+) -> Result<PreparedRun, RunError>
+where
+    F: FnOnce(RunDescription) -> Opened,
+    Opened: Future<Output = Result<SharedRecorder, RecordError>>,
+{
+    let command = command(request)?;
+    let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
+    let (reservation, target) = boards.reserve(&request.board, variant)?;
+    let description = describe(request, &command, matches!(target, Target::Probe { .. }));
+    let recorder = open(description).await?;
+    Ok(PreparedRun::new(recorder, command, reservation, target))
+}
+
+impl PreparedRun {
+    fn new(recorder: SharedRecorder, command: RunCommand, reservation: Reservation, target: Target) -> Self {
+        PreparedRun {
+            id: recorder.run_id(),
+            command,
+            target,
+            recorder,
+            cancel: CancellationToken::new(),
+            _reservation: reservation,
+        }
+    }
+
+    /// Stops the run when cancelled: the board is torn down the way a
+    /// finished run's is (QEMU killed and reaped, a probe session closed),
+    /// and the run ends `interrupted`, keeping the results stored so far.
+    pub fn canceller(&self) -> CancellationToken {
+        self.cancel.clone()
+    }
+
+    /// Starts the board, collects the run and records how it ended. A board
+    /// that cannot be started fails the run with the reason.
+    pub async fn execute(self, progress: impl FnMut(Progress)) -> Result<Outcome, RecordError> {
+        let ended = self.run_on_target(progress).await;
+        // Free the board before the run shows as ended: whoever sees it end
+        // may start the next run on the same board straight away.
+        let PreparedRun { recorder, _reservation, .. } = self;
+        drop(_reservation);
+        let outcome = ended?;
+        // `complete` is written only with every counted result stored.
+        recorder.finish(outcome.status, outcome.error.as_deref(), Some(outcome.results)).await?;
+        Ok(outcome)
+    }
+
+    /// Runs the board to the end, leaving the outcome to `execute` to record.
+    async fn run_on_target(&self, progress: impl FnMut(Progress)) -> Result<Outcome, RecordError> {
+        if self.cancel.is_cancelled() {
+            return Ok(cancelled(0, 0));
+        }
+        let image_path = match &self.target {
+            Target::Emulated { image, .. } | Target::Probe { image, .. } => image.clone(),
+        };
+        let image = match tokio::task::spawn_blocking(move || FirmwareImage::load(&image_path)).await {
+            Ok(Ok(image)) => image,
+            Ok(Err(e)) => return self.fail(e.to_string()),
+            Err(e) => return self.fail(format!("reading the firmware image: {e}")),
+        };
+        match &self.target {
+            Target::Emulated { board, framing, options, .. } => {
+                self.on_emulator(board, *framing, options, image, progress).await
+            }
+            #[cfg(feature = "probe-rs")]
+            Target::Probe { serial, board, .. } => self.on_probe(serial, board, image, progress).await,
+            #[cfg(not(feature = "probe-rs"))]
+            Target::Probe { serial, .. } => {
+                self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string())
+            }
+        }
+    }
+
+    async fn on_emulator(
+        &self,
+        board: &'static EmulatedBoard,
+        framing: Framing,
+        options: &EmulatorOptions,
+        image: FirmwareImage,
+        progress: impl FnMut(Progress),
+    ) -> Result<Outcome, RecordError> {
+        let mut decoder: Box<dyn FrameDecoder> = match framing {
+            Framing::Text => Box::new(Decoder::new()),
+            Framing::Defmt => match DefmtDecoder::new(&image) {
+                Ok(decoder) => Box::new(decoder),
+                Err(e) => return self.fail(e.to_string()),
+            },
+        };
+        let emulator = match Emulator::start_with(board, &image.path, options).await {
+            Ok(emulator) => emulator,
+            Err(e) => return self.fail(e.to_string()),
+        };
+        let mut port = match emulator.open_console() {
+            Ok(port) => port,
+            Err(e) => {
+                emulator.stop().await;
+                return self.fail(e.to_string());
+            }
+        };
+        let mut collector = Collector::to(self.recorder.clone());
+        collector.leave_outcome_to_caller = true;
+        collector.silence = EMULATED_SILENCE;
+        collector.image = Some((&image).into());
+        let counted = Counted::default();
+        // Cancelling drops the collection mid-way, and only it: the emulator
+        // is still owned here and is stopped below either way, rather than
+        // left to a drop that kills QEMU without reaping it.
+        let collecting = collector.collect(&mut port, self.command, decoder.as_mut(), counted.wrap(progress));
+        let outcome = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Ok(counted.cancelled()),
+            outcome = collecting => outcome,
+        };
+        drop(port);
+        emulator.stop().await;
+        outcome
+    }
+
+    #[cfg(feature = "probe-rs")]
+    async fn on_probe(
+        &self,
+        serial: &str,
+        board: &'static crate::boards::ProbeBoard,
+        image: FirmwareImage,
+        progress: impl FnMut(Progress),
+    ) -> Result<Outcome, RecordError> {
+        use crate::probe::{self, Flash, ProbePlan};
+        let mut decoder = match DefmtDecoder::new(&image) {
+            Ok(decoder) => decoder,
+            Err(e) => return self.fail(e.to_string()),
+        };
+        let mut collector = Collector::to(self.recorder.clone());
+        collector.leave_outcome_to_caller = true;
+        collector.image = Some((&image).into());
+        let plan = ProbePlan {
+            probe: serial.to_string(),
+            chip: board.chip.to_string(),
+            image: std::sync::Arc::new(image),
+            command: pqbench_wire::Command::Run(self.command).to_string().trim_end().to_string(),
+            flash: Flash::Write,
+        };
+        let opened = serial.to_string();
+        let (mut link, stop, session) = probe::spawn(move || probe::open(&opened), plan);
+        let counted = Counted::default();
+        let collecting = collector.collect_link(&mut link, &mut decoder, counted.wrap(progress));
+        let outcome = tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Ok(counted.cancelled()),
+            outcome = collecting => outcome,
+        };
+        stop.store(true, Ordering::Relaxed);
+        drop(link);
+        let _ = session.await;
+        outcome
+    }
+
+    /// A run that ended before the board could report.
+    fn fail(&self, error: String) -> Result<Outcome, RecordError> {
+        Ok(Outcome { status: RunStatus::Failed, error: Some(error), results: 0, rejected: 0 })
+    }
+}
+
+fn cancelled(results: u32, rejected: u32) -> Outcome {
+    Outcome { status: RunStatus::Interrupted, error: Some(CANCELLED.into()), results, rejected }
+}
+
+/// What a collection stored and refused so far: a cancelled collection
+/// cannot say it, as it is dropped.
+#[derive(Default)]
+struct Counted {
+    results: AtomicU32,
+    rejected: AtomicU32,
+}
+
+impl Counted {
+    fn wrap<'a>(&'a self, mut progress: impl FnMut(Progress) + 'a) -> impl FnMut(Progress) + 'a {
+        move |event| {
+            match &event {
+                // Atomics, not cells: the run's future must stay Send.
+                Progress::Result(_) => {
+                    self.results.fetch_add(1, Ordering::Relaxed);
+                }
+                Progress::Rejected(_) => {
+                    self.rejected.fetch_add(1, Ordering::Relaxed);
+                }
+                Progress::Operation { .. } | Progress::Text(_) => {}
+            }
+            progress(event)
+        }
+    }
+
+    fn cancelled(&self) -> Outcome {
+        cancelled(self.results.load(Ordering::Relaxed), self.rejected.load(Ordering::Relaxed))
+    }
+}

@@ -1,0 +1,400 @@
+//! Where pqbench keeps every run: the one place that speaks SQL, to an
+//! SQLite file (the default) or a PostgreSQL server, chosen by the
+//! database's location. Every statement is written once (`sql.rs`,
+//! compiled for each database), portable, and bound with parameters, never
+//! built by concatenation.
+//!
+//! Besides [`Store`] itself: [`upload`] and [`import`] turn a browser's or
+//! host's upload and a published log into the runs to store, and
+//! [`report_ids`] names shared reports. Nothing here knows of boards or
+//! HTTP: the board side and the server both build on this crate.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use pqbench_api::{LogFormat, Report, UnreadLine};
+use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
+use pqbench_view::View;
+
+pub mod import;
+mod migrate;
+mod postgres;
+pub mod report_ids;
+mod sqlite;
+#[doc(hidden)]
+pub mod test_support;
+pub mod upload;
+
+pub use migrate::{MigrateError, Migrated, migrate};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migrating the database: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is unreadable: {0}")]
+    Corrupt(String),
+    #[error("this content was imported before, as runs {runs:?}")]
+    AlreadyImported { runs: Vec<i64> },
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Where the store is: an SQLite file, or a PostgreSQL database named by
+/// its URL (`postgres://` or `postgresql://`). A path may also be written
+/// as an `sqlite:` URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl std::str::FromStr for Location {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Location, String> {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(Location::Postgres(text.into()));
+        }
+        let path = text.strip_prefix("sqlite://").or_else(|| text.strip_prefix("sqlite:")).unwrap_or(text);
+        if path.is_empty() {
+            return Err("an empty database path".into());
+        }
+        if path.contains("://") {
+            return Err(format!("{text:?}: not an SQLite path or a postgres:// URL"));
+        }
+        Ok(Location::Sqlite(path.into()))
+    }
+}
+
+impl std::fmt::Display for Location {
+    /// A PostgreSQL URL is shown without its password: it ends up in logs
+    /// and error messages.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(path) => write!(f, "{}", path.display()),
+            Location::Postgres(url) => match url.split_once("://").and_then(|(scheme, rest)| {
+                let (credentials, host) = rest.split_once('@')?;
+                let user = credentials.split_once(':').map_or(credentials, |(user, _)| user);
+                Some(format!("{scheme}://{user}@{host}"))
+            }) {
+                Some(shown) => f.write_str(&shown),
+                None => f.write_str(url),
+            },
+        }
+    }
+}
+
+/// A new run as its collector starts it.
+#[derive(Debug, Clone)]
+pub struct NewRun {
+    pub status: RunStatus,
+    pub source: Source,
+    pub board: String,
+    pub clock_hz: Option<u64>,
+    pub build: Build,
+    pub settings: Option<serde_json::Value>,
+    /// The agent host it is made on; None for the server's own boards.
+    pub host: Option<String>,
+}
+
+impl NewRun {
+    /// A run a board is about to make over its serial port; the board says
+    /// its build and clock when it answers.
+    pub fn on_board(board: &str, settings: Option<serde_json::Value>) -> NewRun {
+        NewRun {
+            status: RunStatus::Running,
+            source: Source::Serial,
+            board: board.into(),
+            clock_hz: None,
+            build: Build::default(),
+            settings,
+            host: None,
+        }
+    }
+}
+
+/// A log to store: the runs it became, and what identifies its content.
+#[derive(Debug, Clone)]
+pub struct NewImport {
+    pub digest: String,
+    pub format: LogFormat,
+    pub file_name: Option<String>,
+    pub version: Option<String>,
+    pub unread: Vec<UnreadLine>,
+    pub runs: Vec<(NewRun, Vec<BenchResult>)>,
+}
+
+/// Which results to list across runs: an empty list keeps every value.
+pub use pqbench_view::ResultQuery;
+
+#[derive(Clone)]
+enum Backend {
+    Sqlite(sqlite::sql::Statements),
+    Postgres(postgres::sql::Statements),
+}
+
+/// The same call on whichever database the store is on.
+macro_rules! on_backend {
+    ($store:expr, $statements:ident => $call:expr) => {
+        match &$store.backend {
+            Backend::Sqlite($statements) => $call,
+            Backend::Postgres($statements) => $call,
+        }
+    };
+}
+
+#[derive(Clone)]
+pub struct Store {
+    backend: Backend,
+    labels: LabelCache,
+    /// Held by each writing statement or transaction of this process.
+    /// SQLite lets one writer in at a time, and the others poll for the
+    /// lock with growing sleeps, so under many writers (uploads while a
+    /// board runs) one could wait seconds while others came and went;
+    /// queueing them here, first come first served, keeps every write's
+    /// wait the sum of those ahead of it. Another process's writes (a
+    /// `pqbench run` beside the server) still meet SQLite's busy timeout.
+    /// PostgreSQL needs no queue, and has none.
+    writer: Option<Arc<tokio::sync::Mutex<()>>>,
+}
+
+/// The build label of each finished run read so far (a finished run's
+/// build never changes). Rows across runs name their run's build; with one
+/// run per row, as in an operation's history, reading every run's build
+/// JSON again took most of a request's time.
+#[derive(Clone, Default)]
+pub(crate) struct LabelCache(Arc<Mutex<HashMap<i64, String>>>);
+
+/// Labels kept before the cache starts over: a few MB.
+const MAX_CACHED_LABELS: usize = 100_000;
+
+impl LabelCache {
+    /// The labels cached for these runs, and the runs not cached, each once.
+    fn lookup(&self, run_ids: &[i64]) -> StoreResult<(HashMap<i64, String>, Vec<i64>)> {
+        let cached = self.0.lock().map_err(|_| corrupt("the label cache is poisoned"))?;
+        let mut labels = HashMap::new();
+        let mut missing = BTreeSet::new();
+        for &id in run_ids {
+            match cached.get(&id) {
+                Some(label) => {
+                    labels.insert(id, label.clone());
+                }
+                None => {
+                    missing.insert(id);
+                }
+            }
+        }
+        Ok((labels, missing.into_iter().collect()))
+    }
+
+    fn keep(&self, finished: Vec<(i64, String)>) -> StoreResult<()> {
+        if finished.is_empty() {
+            return Ok(());
+        }
+        let mut cached = self.0.lock().map_err(|_| corrupt("the label cache is poisoned"))?;
+        if cached.len() + finished.len() > MAX_CACHED_LABELS {
+            cached.clear();
+        }
+        cached.extend(finished);
+        Ok(())
+    }
+
+    #[cfg(test)]
+    fn get(&self, id: i64) -> Option<String> {
+        self.0.lock().unwrap().get(&id).cloned()
+    }
+}
+
+fn now() -> String {
+    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+}
+
+impl Store {
+    /// Opens the store at `location`, creating an SQLite file if needed,
+    /// and applies the migrations.
+    pub async fn connect(location: &Location) -> StoreResult<Store> {
+        match location {
+            Location::Sqlite(path) => Store::open(path).await,
+            Location::Postgres(url) => Ok(Store {
+                backend: Backend::Postgres(postgres::connect(url).await?),
+                labels: LabelCache::default(),
+                writer: None,
+            }),
+        }
+    }
+
+    /// Opens (creating if needed) an SQLite file and applies the migrations.
+    pub async fn open(path: &Path) -> StoreResult<Store> {
+        Ok(Store {
+            backend: Backend::Sqlite(sqlite::open(path).await?),
+            labels: LabelCache::default(),
+            writer: Some(Arc::default()),
+        })
+    }
+
+    /// Which database this is, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite(_) => "SQLite",
+            Backend::Postgres(_) => "PostgreSQL",
+        }
+    }
+
+    /// Waits for this process's earlier writes, where the database needs
+    /// them queued.
+    async fn writing(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.writer {
+            Some(writer) => Some(writer.lock().await),
+            None => None,
+        }
+    }
+
+    pub async fn create_run(&self, run: &NewRun) -> StoreResult<i64> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.create_run(run, &now()).await)
+    }
+
+    /// What the board said of itself once it answered.
+    pub async fn describe_run(
+        &self,
+        run_id: i64,
+        build: &Build,
+        clock_hz: Option<u64>,
+        ticks_per_second: u64,
+        tick_unit: &str,
+    ) -> StoreResult<()> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.describe_run(run_id, build, clock_hz, ticks_per_second, tick_unit).await)
+    }
+
+    pub async fn add_result(
+        &self,
+        run_id: i64,
+        seq: u32,
+        result: &BenchResult,
+        raw: Option<&Measurement>,
+    ) -> StoreResult<()> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.add_result(run_id, seq, result, raw).await)
+    }
+
+    /// Stores a run that arrived whole (an upload) in one transaction: it is
+    /// there with all its results, or not at all.
+    pub async fn insert_finished_run(
+        &self,
+        run: &NewRun,
+        clock: &Clock,
+        measurements: &[Measurement],
+    ) -> StoreResult<i64> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.insert_finished_run(run, clock, measurements, &now()).await)
+    }
+
+    /// Stores an imported log's runs in one transaction, or none of them:
+    /// content stored before (by digest) is refused with the runs it made.
+    /// The digest's UNIQUE constraint settles two imports racing.
+    pub async fn insert_import(&self, import: &NewImport) -> StoreResult<Vec<i64>> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.insert_import(import, &now()).await)
+    }
+
+    /// The runs an import of this content made; empty when there was none.
+    pub async fn runs_of_import(&self, digest: &str) -> StoreResult<Vec<i64>> {
+        on_backend!(self, db => db.runs_of_import(digest).await)
+    }
+
+    pub async fn count_rejected(&self, run_id: i64) -> StoreResult<()> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.count_rejected(run_id).await)
+    }
+
+    /// Ends a board's run, as [`Store::finish_run_expecting`] without a
+    /// count: a `complete` run must still have its rows numbered 1 to n
+    /// without a gap.
+    pub async fn finish_run(
+        &self,
+        run_id: i64,
+        status: RunStatus,
+        error: Option<&str>,
+    ) -> StoreResult<RunStatus> {
+        self.finish_run_expecting(run_id, status, error, None).await
+    }
+
+    /// Ends a board's run with `status`, and returns the status written.
+    ///
+    /// A board's results are stored one by one as they arrive, so the end
+    /// is where a run is vouched for: in the same transaction as the status,
+    /// a `complete` run is checked to hold `expected` rows (the results the
+    /// board reported, where the caller knows them), numbered 1 to n as the
+    /// collector numbers them; otherwise it is written `incomplete` with
+    /// the reason. Nobody ever reads a run as complete with rows missing.
+    pub async fn finish_run_expecting(
+        &self,
+        run_id: i64,
+        status: RunStatus,
+        error: Option<&str>,
+        expected: Option<u32>,
+    ) -> StoreResult<RunStatus> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.finish_run_expecting(run_id, status, error, expected, &now()).await)
+    }
+
+    /// Runs a previous server left running can no longer finish.
+    pub async fn interrupt_unfinished(&self) -> StoreResult<u64> {
+        let _writing = self.writing().await;
+        let reason = "the server stopped before the run finished";
+        on_backend!(self, db => db.interrupt_unfinished(reason, &now()).await)
+    }
+
+    pub async fn run(&self, run_id: i64) -> StoreResult<Option<Run>> {
+        on_backend!(self, db => db.run(run_id).await)
+    }
+
+    /// Newest first.
+    pub async fn runs(&self, board: Option<&str>, limit: u32) -> StoreResult<Vec<Run>> {
+        on_backend!(self, db => db.runs(board, limit).await)
+    }
+
+    /// Results across runs, newest run first and each run's in the order
+    /// they were measured. One statement: each filter is an `IN` list of
+    /// bound parameters (only the placeholders are generated).
+    pub async fn result_rows(&self, filter: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
+        on_backend!(self, db => db.result_rows(filter, &self.labels).await)
+    }
+
+    /// Stores a new report under `id`; `None` when that id is taken, for
+    /// the caller to draw another.
+    pub async fn insert_report(&self, id: &str, view: &View) -> StoreResult<Option<Report>> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.insert_report(id, view, &now()).await)
+    }
+
+    pub async fn report(&self, id: &str) -> StoreResult<Option<Report>> {
+        on_backend!(self, db => db.report(id).await)
+    }
+
+    pub async fn results(&self, run_id: i64) -> StoreResult<Vec<BenchResult>> {
+        on_backend!(self, db => db.results(run_id).await)
+    }
+}
+
+fn corrupt(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+/// Text as both databases can hold it: PostgreSQL's text has no NUL, so
+/// a NUL in what a user, a log or a board sent is stored as U+FFFD on
+/// either, and a store moves between them unchanged.
+fn text(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.contains('\0') { value.replace('\0', "\u{FFFD}").into() } else { value.into() }
+}
+
+fn to_json(value: &impl serde::Serialize) -> StoreResult<String> {
+    serde_json::to_string(value).map_err(corrupt)
+}
+
+#[cfg(test)]
+mod tests;

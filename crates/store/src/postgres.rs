@@ -1,0 +1,27 @@
+//! The store on a PostgreSQL server: one database for a team's hosts.
+
+use sqlx::postgres::PgPoolOptions;
+
+use super::StoreResult;
+
+pub(super) type Db = sqlx::Postgres;
+
+// The same statements, compiled for this database (see sql.rs).
+#[allow(clippy::duplicate_mod)]
+#[path = "sql.rs"]
+pub(super) mod sql;
+
+/// Connects to the database at `url` and applies the migrations (its own
+/// dialect's, `migrations/postgres`, which mirror SQLite's one for one).
+///
+/// Every commit waits for the server's write-ahead log to be flushed (its
+/// default), as SQLite's `synchronous=FULL` does for the file store.
+pub(super) async fn connect(url: &str) -> StoreResult<sql::Statements> {
+    let pool = PgPoolOptions::new()
+        .max_connections(16)
+        .acquire_timeout(std::time::Duration::from_secs(30))
+        .connect(url)
+        .await?;
+    sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
+    Ok(sql::Statements { pool })
+}

@@ -1,0 +1,80 @@
+//! Checks a browser's or host's upload before anything is stored: the
+//! rules that need no server are `Upload::check`'s (shared with the fuzz
+//! target); this turns a checked upload into the run the store writes.
+
+use pqbench_api::Upload;
+use pqbench_types::{Clock, RunStatus};
+
+use crate::NewRun;
+
+/// Bounds on what one upload may carry, as `Upload::check` applies them.
+pub use pqbench_api::uploads::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
+
+/// Turns an upload into a run and its clock, or says what is wrong with it.
+pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
+    let clock = upload.check()?;
+    let run = NewRun {
+        status: RunStatus::Complete,
+        source: upload.source,
+        board: upload.board.clone(),
+        clock_hz: upload.clock_hz,
+        build: upload.build.clone(),
+        settings: None,
+        host: None,
+    };
+    Ok((run, clock))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pqbench_types::{Algorithm, Build, Measurement, Operation, Source, Status, TickUnit};
+
+    fn upload() -> Upload {
+        Upload {
+            source: Source::Browser,
+            board: "browser:1a2b3c4d".into(),
+            ticks_per_second: 1_000_000_000,
+            tick_unit: "ns".into(),
+            clock_hz: None,
+            build: Build::default(),
+            measurements: vec![Measurement {
+                iterations: 2,
+                total_ticks: 200,
+                min_ticks: 90,
+                median_ticks: 90,
+                max_ticks: 110,
+                ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
+            }],
+        }
+    }
+
+    #[test]
+    fn a_sound_upload_passes() {
+        let (run, clock) = validate(&upload()).unwrap();
+        assert_eq!(run.board, "browser:1a2b3c4d");
+        assert_eq!(clock.unit, TickUnit::Nanoseconds);
+    }
+
+    #[test]
+    fn bad_uploads_say_what_is_wrong() {
+        let mut u = upload();
+        u.board = "qemu-mps2-an386".into();
+        assert!(validate(&u).unwrap_err().contains("starts with"));
+        let mut u = upload();
+        u.source = Source::Serial;
+        assert!(validate(&u).is_err());
+        let mut u = upload();
+        u.tick_unit = "furlongs".into();
+        assert!(validate(&u).unwrap_err().contains("tick_unit"));
+        let mut u = upload();
+        u.measurements[0].min_ticks = 500;
+        assert!(validate(&u).unwrap_err().contains("impossible"));
+        let mut u = upload();
+        u.measurements.clear();
+        assert!(validate(&u).is_err());
+        let mut u = upload();
+        u.board = format!("browser:{}", "x".repeat(200));
+        assert!(validate(&u).is_err());
+    }
+}

@@ -1,0 +1,33 @@
+//! `POST /api/imports/preview` and `POST /api/imports`: a published log,
+//! shown as it would be stored, then stored.
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use pqbench_api::{ImportPreview, ImportRequest, ImportStored};
+use pqbench_store::import;
+
+use crate::AppState;
+use crate::error::{ApiResult, json_body};
+
+/// A log as JSON text: the largest published wolfCrypt or pqm4 log is a few
+/// hundred KiB; the adapters refuse more than 4 MiB of text in any case.
+pub const MAX_IMPORT_BYTES: usize = 8 * 1024 * 1024;
+
+pub async fn preview_import(
+    State(state): State<AppState>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<Json<ImportPreview>> {
+    let request = json_body(body, MAX_IMPORT_BYTES)?;
+    Ok(Json(import::preview(&state.store, &request).await?))
+}
+
+pub async fn store_import(
+    State(state): State<AppState>,
+    body: Result<Json<ImportRequest>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ImportStored>)> {
+    let request = json_body(body, MAX_IMPORT_BYTES)?;
+    let plan = import::plan(&request)?;
+    Ok((StatusCode::CREATED, Json(import::store(&state.store, plan).await?)))
+}

@@ -1,0 +1,27 @@
+//! `POST /api/uploads`: a run measured in a browser or on a host, whole.
+
+use axum::Json;
+use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use pqbench_api::{Created, Upload};
+use pqbench_store::upload;
+
+use crate::AppState;
+use crate::error::{ApiError, ApiResult, json_body};
+
+/// An upload of the most measurements `upload::validate` takes (1000, each
+/// about 400 bytes of JSON) and the largest build description (16 KiB) is
+/// under 500 KiB; twice that leaves room for pretty-printed JSON.
+pub const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
+
+pub async fn upload(
+    State(state): State<AppState>,
+    body: Result<Json<Upload>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<Created>)> {
+    let body = json_body(body, MAX_UPLOAD_BYTES)?;
+    let (run, clock) =
+        upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
+    Ok((StatusCode::CREATED, Json(Created { id })))
+}

@@ -1,0 +1,186 @@
+//! Starts the real `pqbench serve` on a temporary SQLite file (or a
+//! PostgreSQL database) for a test.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use pqbench_types::{BenchResult, Run};
+use serde_json::Value;
+
+pub struct Server {
+    child: Child,
+    pub base: String,
+    db: OsString,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How to start a server: its database, the address it listens on, and
+/// any further arguments.
+pub struct ServerOptions<'a> {
+    /// None: a fresh database in a temporary folder.
+    pub db: Option<PathBuf>,
+    /// A PostgreSQL database's URL, used instead of an SQLite file.
+    pub postgres: Option<String>,
+    /// The address given to `--listen`; requests go to 127.0.0.1 on its port.
+    pub listen_ip: &'a str,
+    pub extra: &'a [&'a str],
+}
+
+impl Default for ServerOptions<'_> {
+    fn default() -> Self {
+        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", extra: &[] }
+    }
+}
+
+/// Runs the `pqbench` command with `args` on the store `db` (a path or a
+/// PostgreSQL URL), whatever PQBENCH_DB says.
+pub fn pqbench(args: &[&str], db: impl AsRef<std::ffi::OsStr>) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_pqbench"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env_remove("PQBENCH_DB")
+        .output()
+        .unwrap()
+}
+
+/// Built dashboard and firmware: `cargo xtask test` builds them and says where.
+pub fn dist() -> PathBuf {
+    std::env::var_os("PQBENCH_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist")))
+}
+
+pub fn firmware_dist() -> PathBuf {
+    let dist = dist();
+    let image = dist.join("firmware/mps2-an386.elf");
+    assert!(
+        image.is_file(),
+        "no firmware image at {}: run the tests with `cargo xtask test`",
+        image.display()
+    );
+    dist
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub async fn start_server(extra: &[&str]) -> Server {
+    start_server_with(ServerOptions { extra, ..ServerOptions::default() }).await
+}
+
+pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
+    let (db, dir) = match (options.postgres, options.db) {
+        (Some(url), _) => (OsString::from(url), None),
+        (None, Some(db)) => (db.into_os_string(), None),
+        (None, None) => {
+            let dir = tempfile::tempdir().unwrap();
+            (dir.path().join("pqbench.db").into_os_string(), Some(dir))
+        }
+    };
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
+        .args(["serve", "--listen", &format!("{}:{port}", options.listen_ip)])
+        .arg("--db")
+        .arg(&db)
+        .arg("--dist")
+        .arg(dist())
+        .args(options.extra)
+        .env_remove("PQBENCH_TOKEN")
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let server = Server { child, base: format!("http://127.0.0.1:{port}"), db, _dir: dir };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while reqwest::get(format!("{}/api/health", server.base)).await.is_err() {
+        assert!(Instant::now() < deadline, "the server did not come up");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    server
+}
+
+impl Server {
+    /// The server's process, whose children are the emulators it runs.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The server's database (its `--db`), for a second pqbench process
+    /// to share.
+    pub fn db(&self) -> OsString {
+        self.db.clone()
+    }
+
+    /// Ends the server at once, as a crash would (SIGKILL): nothing of it
+    /// runs after, not even its drop handlers.
+    pub fn kill_hard(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let response =
+            reqwest::Client::new().post(format!("{}{path}", self.base)).json(body).send().await.unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    /// Starts a run and waits (300 s at most) for it to end.
+    pub async fn run_to_end(&self, request: Value) -> (Run, Vec<BenchResult>) {
+        let id = self.start_run(&request).await;
+        self.wait_for_end(id).await
+    }
+
+    /// Starts a run; its id.
+    pub async fn start_run(&self, request: &Value) -> i64 {
+        let (status, body) = self.post("/api/runs", request).await;
+        assert_eq!(status, 202, "{body}");
+        body["id"].as_i64().unwrap()
+    }
+
+    /// Waits (300 s at most) for run `id` to end.
+    pub async fn wait_for_end(&self, id: i64) -> (Run, Vec<BenchResult>) {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let run: Run = self.get(&format!("/api/runs/{id}")).await;
+            if run.status.is_finished() {
+                let results = self.get(&format!("/api/runs/{id}/results")).await;
+                return (run, results);
+            }
+            assert!(Instant::now() < deadline, "run {id} still {:?} after 300 s", run.status);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    pub async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
+        let response = reqwest::get(format!("{}{path}", self.base)).await.unwrap();
+        assert!(response.status().is_success(), "GET {path}: {}", response.status());
+        response.json().await.unwrap()
+    }
+}
+
+/// The processes whose parent is `pid` (the emulators a server started), as
+/// `pid (name) state`.
+pub fn children_of(pid: u32) -> Vec<String> {
+    let mut children = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // `pid (comm) state ppid ...`; comm may hold spaces, so read after its `)`.
+        let Some((head, rest)) = stat.rsplit_once(") ") else { continue };
+        let mut fields = rest.split_whitespace();
+        let state = fields.next().unwrap_or("?");
+        if fields.next().and_then(|ppid| ppid.parse::<u32>().ok()) == Some(pid) {
+            children.push(format!("{head}) {state}"));
+        }
+    }
+    children
+}

@@ -1,0 +1,355 @@
+//! The whole path, for real: `pqbench serve` on a temporary SQLite file
+//! starts QEMU's mps2-an386 running the bundled firmware, talks to it over
+//! a pseudo-terminal, and stores what the firmware measured.
+//!
+//! Needs the firmware image: `cargo xtask test` builds it and sets PQBENCH_DIST.
+
+use std::time::Duration;
+
+use pqbench_types::{BenchResult, Operation, Run, RunStatus, Status};
+use serde_json::{Value, json};
+
+use crate::common;
+use pqbench::record::StoreRecorder;
+
+use common::Server;
+
+/// Starts an ML-KEM-768 run and waits (120 s at most) for it to end.
+async fn run_ml_kem_768(server: &Server) -> (Run, Vec<BenchResult>) {
+    run_ml_kem_768_on(server, "qemu-mps2-an386").await
+}
+
+async fn run_ml_kem_768_on(server: &Server, board: &str) -> (Run, Vec<BenchResult>) {
+    let request =
+        json!({"board": board, "algorithms": ["ML-KEM-768"], "min_iterations": 3, "min_time_ms": 0});
+    server.run_to_end(request).await
+}
+
+#[tokio::test]
+async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
+    let server = common::start_server(&[]).await;
+    common::firmware_dist();
+    let boards: Value = server.get("/api/boards").await;
+    assert_eq!(boards[0]["id"], "qemu-mps2-an386", "{boards}");
+
+    let (run, results) = run_ml_kem_768(&server).await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    assert_eq!(run.board, "qemu-mps2-an386");
+    assert_eq!(run.rejected_records, 0);
+    assert!(run.build.revision.is_some() && run.build.rustc.is_some(), "{:?}", run.build);
+    // The board's implementation, and only it, names the build.
+    assert_eq!(run.build.crates.get("libcrux-ml-kem").map(String::as_str), Some("0.0.11"));
+    assert_eq!(run.build.crates.get("ml-kem"), None, "{:?}", run.build.crates);
+
+    let operations: Vec<Operation> = results.iter().map(|r| r.operation).collect();
+    assert_eq!(operations, [Operation::Keygen, Operation::Encaps, Operation::Decaps]);
+    for r in &results {
+        assert_eq!(r.status, Status::Ok);
+        assert_eq!(r.iterations, Some(3));
+        assert!(r.ticks_per_op.unwrap() > 1000.0, "{r:?}");
+        assert_eq!(r.tick_unit.as_deref(), Some("qemu-instructions/40"));
+        assert_eq!(r.cycles_per_op, None, "emulated ticks are never cycles");
+        // ML-KEM-768 needs tens of KiB of stack on a Cortex-M4.
+        assert!(r.stack_bytes.unwrap() > 16 * 1024, "{r:?}");
+        assert!(r.heap_bytes.is_some() && r.heap_allocs.is_some(), "heap is measured: {r:?}");
+    }
+    // libcrux keeps everything on the stack: a heap of 0 here is measured.
+    assert_eq!((results[0].heap_bytes, results[0].heap_allocs), (Some(0), Some(0)));
+
+    // Under -icount the emulated board is deterministic: same image, same counts.
+    let (again, repeat) = run_ml_kem_768(&server).await;
+    assert_eq!(again.status, RunStatus::Complete);
+    for (first, second) in results.iter().zip(&repeat) {
+        assert_eq!(first.ticks_per_op, second.ticks_per_op, "{:?}", first.operation);
+        assert_eq!(
+            (first.min_ms, first.median_ms, first.max_ms),
+            (second.min_ms, second.median_ms, second.max_ms)
+        );
+        assert_eq!((first.stack_bytes, first.heap_bytes), (second.stack_bytes, second.heap_bytes));
+    }
+}
+
+/// The netduinoplus2 runs the STM32F4 USART driver a NUCLEO board runs,
+/// reporting on USART3 (QEMU's third serial port).
+#[tokio::test]
+async fn the_emulated_stm32f405_reports_over_usart3() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let (run, results) = run_ml_kem_768_on(&server, "qemu-netduinoplus2").await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    assert_eq!(run.clock_hz, Some(168_000_000));
+    assert_eq!(run.build.extra.get("mcu").map(String::as_str), Some("STM32F405RG (QEMU netduinoplus2)"));
+    // It stands in for the NUCLEO-F446ZE, whose flash holds only RustCrypto's ML-KEM.
+    assert_eq!(run.build.crates.get("ml-kem").map(String::as_str), Some("0.3.4"));
+    assert_eq!(run.build.crates.get("libcrux-ml-kem"), None);
+    assert_eq!(results.len(), 3);
+    for r in &results {
+        assert_eq!(r.status, Status::Ok);
+        assert_eq!(r.tick_unit.as_deref(), Some("qemu-ticks"));
+        assert_eq!(r.cycles_per_op, None);
+        assert!(r.stack_bytes.unwrap() > 16 * 1024);
+    }
+}
+
+#[tokio::test]
+async fn bad_run_requests_get_clear_json_errors() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let cases = [
+        (json!({"board": "nucleo-9000"}), 404, "no board"),
+        (json!({"board": "qemu-mps2-an386", "algorithms": ["Kyber768"]}), 422, "unknown algorithm"),
+        (json!({"board": "qemu-mps2-an386", "min_iterations": 0}), 400, "min_iterations"),
+        (json!({"board": "qemu-mps2-an386", "speed": 11}), 422, "unknown field"),
+    ];
+    for (request, status, says) in cases {
+        let (got, body) = server.post("/api/runs", &request).await;
+        assert_eq!(got, status, "{request} -> {body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{request} -> {body}");
+    }
+    let response = reqwest::get(format!("{}/api/runs/abc", server.base)).await.unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let response = reqwest::get(format!("{}/api/runs/999", server.base)).await.unwrap();
+    assert_eq!(response.status().as_u16(), 404);
+}
+
+/// The firmware's probes against buffers of known size: a 4 KiB stack
+/// array measures 4 KiB within 128 bytes, a 4 KiB allocation exactly.
+#[tokio::test]
+async fn the_memory_probes_measure_known_buffers() {
+    use pqbench_collect::boards::{EMULATED, Emulator};
+    use pqbench_wire::{Decoder, Event, Record};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let dist = common::firmware_dist();
+    for board in EMULATED {
+        let emulator = Emulator::start(board, &dist.join("firmware").join(board.image)).await.unwrap();
+        let mut port = emulator.open_console().unwrap();
+        let mut decoder = Decoder::new();
+        let mut buf = [0u8; 512];
+        let record = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                // Again until answered: a UART drops what comes before it is enabled.
+                port.write_all(b"calibrate\n").await.unwrap();
+                let Ok(read) = tokio::time::timeout(Duration::from_millis(500), port.read(&mut buf)).await
+                else {
+                    continue;
+                };
+                let n = read.unwrap();
+                assert!(n > 0, "{}: the port closed", board.id);
+                for event in decoder.push(&buf[..n]) {
+                    if let Event::Record(record @ Record::Calibration { .. }) = event {
+                        return record;
+                    }
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{}: no calibration record", board.id));
+        drop(port);
+        emulator.stop().await;
+
+        let Record::Calibration { stack_buffer, stack, heap_buffer, heap, allocs } = record else {
+            unreachable!()
+        };
+        let stack = stack.expect("stack measured");
+        assert!(
+            stack.abs_diff(stack_buffer) <= 128,
+            "{}: {stack} bytes for a {stack_buffer}-byte buffer",
+            board.id
+        );
+        assert_eq!((heap, allocs), (Some(heap_buffer), Some(1)), "{}", board.id);
+    }
+}
+
+fn rows(results: &[BenchResult]) -> Vec<(String, String)> {
+    results.iter().map(|r| (r.algorithm.to_string(), r.operation.to_string())).collect()
+}
+
+/// The whole suite with default settings, twice: every operation measured,
+/// and the emulated board deterministic down to the last tick.
+#[tokio::test]
+async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let request = json!({"board": "qemu-mps2-an386"});
+    let (run, results) = server.run_to_end(request.clone()).await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    let catalogue: Vec<(String, String)> =
+        pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
+    assert_eq!(rows(&results), catalogue);
+    for r in &results {
+        assert_eq!(r.status, Status::Ok, "{r:?}");
+        assert!(r.iterations.unwrap() >= 10, "{r:?}");
+        assert!(r.stack_bytes.is_some() && r.heap_bytes.is_some(), "{r:?}");
+    }
+    let throughput: Vec<_> = results.iter().filter(|r| r.bytes_per_sec.is_some()).collect();
+    assert_eq!(
+        throughput.len(),
+        11,
+        "AES-GCM x2, ChaCha20-Poly1305 x2, 5 hashes (encrypt and decrypt count apart)"
+    );
+
+    let (_, again) = server.run_to_end(request).await;
+    for (first, second) in results.iter().zip(&again) {
+        assert_eq!(
+            (first.ticks_per_op, first.min_ms, first.median_ms, first.max_ms, first.iterations),
+            (second.ticks_per_op, second.min_ms, second.median_ms, second.max_ms, second.iterations),
+            "{} {}",
+            first.algorithm,
+            first.operation
+        );
+    }
+}
+
+/// The tables of needs a small board decides with are what the emulated
+/// board measures now, with each ML-KEM/ML-DSA implementation: stale, they
+/// would let a board crash or refuse too much.
+#[tokio::test]
+async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    for (variant, table) in
+        [("opt-s", pqbench_suite::needs::LIBCRUX), ("opt-s-rustcrypto", pqbench_suite::needs::RUSTCRYPTO)]
+    {
+        let request =
+            json!({"board": "qemu-mps2-an386", "variant": variant, "min_iterations": 1, "min_time_ms": 0});
+        let (_, results) = server.run_to_end(request).await;
+        let measured: Vec<(String, String, u32, u32)> = results
+            .iter()
+            .map(|r| {
+                let stack = r.stack_bytes.unwrap() as u32;
+                let heap = r.heap_bytes.unwrap() as u32;
+                (r.algorithm.to_string(), r.operation.to_string(), stack, heap)
+            })
+            .collect();
+        let table: Vec<(String, String, u32, u32)> =
+            table.iter().map(|&(a, o, s, h)| (a.to_string(), o.to_string(), s, h)).collect();
+        assert_eq!(table, measured, "{variant}: crates/suite/src/needs.rs is stale: run `cargo xtask needs`");
+    }
+}
+
+/// With the NUCLEO-F446ZE's 128 KiB laid out as on that board, ML-DSA's key
+/// generation and signing are reported as not fitting, with what they need,
+/// and everything else is measured.
+#[tokio::test]
+async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let request = json!({"board": "qemu-netduinoplus2", "min_iterations": 1, "min_time_ms": 0});
+    let (run, results) = server.run_to_end(request).await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    assert_eq!(results.len(), pqbench_suite::CATALOGUE.len());
+    for r in &results {
+        let ml_dsa = r.algorithm.as_str().starts_with("ML-DSA");
+        match (ml_dsa, r.operation) {
+            (true, Operation::Keygen | Operation::Sign) => {
+                assert_eq!(r.status, Status::DoesNotFit, "{r:?}");
+                let note = r.note.as_deref().unwrap_or_default();
+                assert!(note.starts_with("does not fit (needs ") && note.ends_with(" bytes)"), "{r:?}");
+                assert_eq!((r.ops_per_sec, r.iterations), (None, None), "never timed");
+            }
+            (true, _) => assert!(matches!(r.status, Status::Skipped | Status::DoesNotFit), "{r:?}"),
+            (false, _) => assert_eq!(r.status, Status::Ok, "{r:?}"),
+        }
+    }
+}
+
+/// A run on the host names its rows exactly as a board run does.
+#[tokio::test]
+async fn a_native_run_stores_the_same_rows_as_a_board_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("native.db");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pqbench"))
+        .args(["bench", "--native", "--min-iterations", "1", "--min-time-ms", "0", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let id = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    let export = std::process::Command::new(env!("CARGO_BIN_EXE_pqbench"))
+        .args(["export", "--run", &id, "--format", "json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let export: Value = serde_json::from_slice(&export.stdout).unwrap();
+    assert_eq!(export["run"]["source"], "native");
+    assert!(export["run"]["board"].as_str().unwrap().starts_with("native:"));
+    let results: Vec<BenchResult> = serde_json::from_value(export["results"].clone()).unwrap();
+    let catalogue: Vec<(String, String)> =
+        pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
+    assert_eq!(rows(&results), catalogue);
+    assert!(results.iter().all(|r| r.status == Status::Ok && r.tick_unit.as_deref() == Some("ns")));
+    // The native heap figures come from the same counting allocator design:
+    // RSA's public operation takes 6,144 bytes on the board too (needs.rs).
+    let public =
+        results.iter().find(|r| r.algorithm.as_str() == "RSA-2048" && r.operation == Operation::Public);
+    assert_eq!(public.and_then(|r| r.heap_bytes), Some(6144));
+}
+
+/// A self-test that fails (a test image gets SHA-256's known answer wrong)
+/// is stored as failed, with no timing, and the run goes on.
+#[tokio::test]
+async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
+    use pqbench_collect::boards::{EMULATED, Emulator};
+    use pqbench_collect::collector::Collector;
+    use pqbench_store::{NewRun, Store};
+    use pqbench_types::Algorithm;
+    use pqbench_wire::{Decoder, RunCommand};
+
+    let image = common::dist().join("test/mps2-an386-self-test-fault.elf");
+    assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("fault.db")).await.unwrap();
+    let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
+    let emulator = Emulator::start(&EMULATED[0], &image).await.unwrap();
+    let mut port = emulator.open_console().unwrap();
+    let command = RunCommand::new(1, 0).with_algorithm(Algorithm::Sha256).with_algorithm(Algorithm::Sha512);
+    let outcome = Collector::to(StoreRecorder::for_run(&store, id))
+        .collect(&mut port, command, &mut Decoder::new(), |_| {})
+        .await
+        .unwrap();
+    drop(port);
+    emulator.stop().await;
+
+    assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?}");
+    let results = store.results(id).await.unwrap();
+    let sha256 = results.iter().find(|r| r.algorithm == Algorithm::Sha256).unwrap();
+    assert_eq!(sha256.status, Status::Failed);
+    assert_eq!((sha256.iterations, sha256.avg_ms, sha256.ops_per_sec), (None, None, None));
+    assert_eq!((sha256.stack_bytes, sha256.heap_bytes), (None, None));
+    let sha512 = results.iter().find(|r| r.algorithm == Algorithm::Sha512).unwrap();
+    assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
+}
+
+/// The same suite built at other optimisation levels, chosen per run.
+#[tokio::test]
+async fn build_variants_are_offered_and_recorded() {
+    common::firmware_dist();
+    let server = common::start_server(&[]).await;
+    let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
+    let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
+    assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"]);
+    let mut keygen_ticks = Vec::new();
+    for (variant, opt_level) in [("opt-s", "s"), ("opt-z", "z"), ("opt-3", "3")] {
+        let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
+            "min_iterations": 1, "min_time_ms": 0, "variant": variant});
+        let (run, results) = server.run_to_end(request).await;
+        assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+        assert_eq!(run.build.opt_level.as_deref(), Some(opt_level));
+        keygen_ticks.push(results[0].ticks_per_op.unwrap());
+    }
+    assert!(keygen_ticks[2] < keygen_ticks[0], "opt-level 3 is faster than s: {keygen_ticks:?}");
+
+    // The other ML-KEM implementation, named by its build.
+    let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
+        "min_iterations": 1, "min_time_ms": 0, "variant": "opt-s-rustcrypto"});
+    let (run, results) = server.run_to_end(request).await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    assert_eq!(run.build.crates.get("ml-kem").map(String::as_str), Some("0.3.4"));
+    assert_eq!(run.build.crates.get("libcrux-ml-kem"), None);
+    assert_eq!(results.len(), 3);
+    assert!(results.iter().all(|r| r.status == Status::Ok), "{results:?}");
+    let (status, body) =
+        server.post("/api/runs", &json!({"board": "qemu-mps2-an386", "variant": "opt-9"})).await;
+    assert_eq!(status, 400, "{body}");
+}

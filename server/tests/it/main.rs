@@ -1,0 +1,24 @@
+//! The server's integration tests, one binary (linking axum, sqlx and
+//! probe-rs once rather than once per file), one module per subject. They
+//! run the real `pqbench` binary against real SQLite files, a real
+//! PostgreSQL server, QEMU behind real pseudo-terminals and, for the
+//! probe path, probe-rs's test double.
+
+// Each module uses its own part of the shared helpers.
+#[allow(dead_code)]
+mod common;
+
+mod access;
+mod agents;
+mod api_input;
+mod api_writes;
+mod crash;
+mod dashboard_api;
+mod defmt_path;
+mod emulated_board;
+mod emulated_faults;
+mod import;
+mod migrate;
+mod probe_boards;
+mod rtt_mailbox;
+mod serial_faults;
