@@ -7,8 +7,7 @@ use std::env;
 use std::fs;
 use std::path::PathBuf;
 
-const BOARDS: &[&str] = &["mps2-an386", "netduinoplus2", "nucleo-f446ze", "nucleo-f439zi", "b-u585i-iot02a"];
-const DEFMT_TRANSPORTS: &[&str] = &["defmt-rtt", "defmt-serial"];
+use pqbench_boards::{BOARDS, Transport};
 
 /// Puts the build-id note in flash, after `.rodata`, between two symbols the
 /// firmware reads it through. Without a place in the script the linker would
@@ -27,10 +26,9 @@ SECTIONS
 INSERT AFTER .rodata;
 ";
 
-fn enabled(features: &[&'static str]) -> Vec<&'static str> {
+fn enabled(features: impl IntoIterator<Item = &'static str>) -> Vec<&'static str> {
     features
-        .iter()
-        .copied()
+        .into_iter()
         .filter(|f| env::var_os(format!("CARGO_FEATURE_{}", f.to_uppercase().replace('-', "_"))).is_some())
         .collect()
 }
@@ -39,9 +37,11 @@ fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
 
-    let boards = enabled(BOARDS);
+    // The boards are the catalogue's (crates/boards), as xtask builds them.
+    let names: Vec<&str> = BOARDS.iter().map(|b| b.firmware).collect();
+    let boards = enabled(names.iter().copied());
     let [board] = boards.as_slice() else {
-        panic!("enable exactly one board feature of {BOARDS:?}, got {boards:?}");
+        panic!("enable exactly one board feature of {names:?}, got {boards:?}");
     };
     let memory = manifest.join("memory").join(format!("{board}.x"));
     fs::copy(&memory, out.join("memory.x")).expect("the board's memory map");
@@ -54,7 +54,9 @@ fn main() {
     println!("cargo:rustc-link-arg=--build-id=sha1");
     println!("cargo:rustc-link-arg=-Tbuild-id.x");
 
-    let transports = enabled(DEFMT_TRANSPORTS);
+    let defmt_transports =
+        [Transport::DefmtRtt, Transport::DefmtSerial].map(Transport::feature).into_iter().flatten();
+    let transports = enabled(defmt_transports);
     match transports.as_slice() {
         [] => {}
         [_] => {
@@ -66,7 +68,7 @@ fn main() {
                 panic!("a defmt build needs DEFMT_LOG=info (cargo xtask build sets it)");
             }
         }
-        _ => panic!("enable at most one of {DEFMT_TRANSPORTS:?}, got {transports:?}"),
+        _ => panic!("enable at most one defmt transport, got {transports:?}"),
     }
 
     pqbench_build_info::emit();

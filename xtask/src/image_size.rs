@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use object::{Object, ObjectSection, ObjectSymbol, SectionFlags, SectionKind, elf};
 
-use crate::Firmware;
+use pqbench_boards::Board;
 
 pub struct ImageSize {
     pub flash: u64,
@@ -52,35 +52,35 @@ fn kib(bytes: u64) -> String {
 }
 
 impl ImageSize {
-    pub fn report(&self, chip: &Firmware) -> String {
+    pub fn report(&self, board: &Board) -> String {
         format!(
             "{}: flash {} of {} ({:.0}%), RAM {} static + {} stack of {} ({:.0}%)",
-            chip.board,
+            board.firmware,
             kib(self.flash),
-            kib(chip.flash_bytes),
-            100.0 * self.flash as f64 / chip.flash_bytes as f64,
+            kib(board.chip.flash_bytes),
+            100.0 * self.flash as f64 / board.chip.flash_bytes as f64,
             kib(self.static_ram),
             kib(self.stack),
-            kib(chip.ram_bytes),
-            100.0 * (self.static_ram + self.stack) as f64 / chip.ram_bytes as f64,
+            kib(board.chip.ram_bytes),
+            100.0 * (self.static_ram + self.stack) as f64 / board.chip.ram_bytes as f64,
         )
     }
 
-    pub fn check(&self, chip: &Firmware) -> Result<()> {
-        if self.flash > chip.flash_bytes {
+    pub fn check(&self, board: &Board) -> Result<()> {
+        if self.flash > board.chip.flash_bytes {
             bail!(
                 "{} needs {} of flash; the chip has {}",
-                chip.board,
+                board.firmware,
                 kib(self.flash),
-                kib(chip.flash_bytes)
+                kib(board.chip.flash_bytes)
             );
         }
-        if self.static_ram + self.stack > chip.ram_bytes {
+        if self.static_ram + self.stack > board.chip.ram_bytes {
             bail!(
                 "{} needs {} of RAM (static and stack); the chip has {}",
-                chip.board,
+                board.firmware,
                 kib(self.static_ram + self.stack),
-                kib(chip.ram_bytes)
+                kib(board.chip.ram_bytes)
             );
         }
         Ok(())
@@ -91,23 +91,19 @@ impl ImageSize {
 mod tests {
     use super::*;
 
-    const F446: Firmware = Firmware {
-        board: "nucleo-f446ze",
-        pqc: "rustcrypto",
-        target: "thumbv7em-none-eabihf",
-        flash_bytes: 512 << 10,
-        ram_bytes: 128 << 10,
-    };
+    fn f446() -> &'static Board {
+        Board::by_firmware("nucleo-f446ze").unwrap()
+    }
 
     #[test]
     fn an_image_must_fit_the_chips_flash_and_ram() {
         let fits = ImageSize { flash: 370 << 10, static_ram: 48 << 10, stack: 64 << 10 };
-        assert!(fits.check(&F446).is_ok());
-        assert!(fits.report(&F446).contains("flash 370.0 KiB of 512.0 KiB"));
+        assert!(fits.check(f446()).is_ok());
+        assert!(fits.report(f446()).contains("flash 370.0 KiB of 512.0 KiB"));
         let too_much_code = ImageSize { flash: 735 << 10, ..fits };
-        assert!(too_much_code.check(&F446).unwrap_err().to_string().contains("flash"));
+        assert!(too_much_code.check(f446()).unwrap_err().to_string().contains("flash"));
         let too_much_stack = ImageSize { stack: 96 << 10, ..fits };
-        assert!(too_much_stack.check(&F446).unwrap_err().to_string().contains("RAM"));
+        assert!(too_much_stack.check(f446()).unwrap_err().to_string().contains("RAM"));
     }
 
     #[test]
@@ -119,6 +115,6 @@ mod tests {
         let size = measure(&image).unwrap();
         assert_eq!(size.stack, 64 << 10, "the memory map's stack region");
         assert!(size.flash > 100 << 10 && size.static_ram > 40 << 10);
-        assert!(size.check(&F446).is_ok());
+        assert!(size.check(f446()).is_ok());
     }
 }

@@ -34,6 +34,8 @@ mod load;
 mod needs;
 mod postgres;
 mod setup;
+#[cfg(test)]
+mod tidy;
 mod toolchain;
 
 use std::path::{Path, PathBuf};
@@ -43,102 +45,9 @@ use anyhow::{Context, Result, bail};
 
 use toolchain::CrossToolchain;
 
-/// A firmware image to build: the board (its cargo feature), its target,
-/// the chip's memory, which the image must fit, and its ML-KEM/ML-DSA
-/// implementation (the feature `pqc-<pqc>`).
-pub struct Firmware {
-    pub board: &'static str,
-    pub pqc: &'static str,
-    pub target: &'static str,
-    pub flash_bytes: u64,
-    pub ram_bytes: u64,
-}
-
-/// Every board; the server looks for `dist/firmware/<board>.elf` (text
-/// records; see also `DEFMT_IMAGES`). libcrux where the flash holds it:
-/// the NUCLEO-F446ZE's 512 KiB does not (the image needs about 650 KiB), so
-/// it and the netduinoplus2, which stands in for it on QEMU, use RustCrypto's.
-const FIRMWARE: &[Firmware] = &[
-    Firmware {
-        board: "mps2-an386",
-        pqc: "libcrux",
-        target: "thumbv7em-none-eabihf",
-        flash_bytes: 4 << 20,
-        ram_bytes: 4 << 20,
-    },
-    Firmware {
-        board: "netduinoplus2",
-        pqc: "rustcrypto",
-        target: "thumbv7em-none-eabihf",
-        flash_bytes: 1 << 20,
-        ram_bytes: 128 << 10,
-    },
-    Firmware {
-        board: "nucleo-f446ze",
-        pqc: "rustcrypto",
-        target: "thumbv7em-none-eabihf",
-        flash_bytes: 512 << 10,
-        ram_bytes: 128 << 10,
-    },
-    Firmware {
-        board: "nucleo-f439zi",
-        pqc: "libcrux",
-        target: "thumbv7em-none-eabihf",
-        flash_bytes: 2 << 20,
-        ram_bytes: 192 << 10,
-    },
-    Firmware {
-        board: "b-u585i-iot02a",
-        pqc: "libcrux",
-        target: "thumbv8m.main-none-eabihf",
-        flash_bytes: 2 << 20,
-        ram_bytes: 768 << 10,
-    },
-];
-impl Firmware {
-    /// The firmware's cargo features for this board with `more`.
-    fn features(&self, more: &[&str]) -> String {
-        let mut features = vec![self.board.to_string(), format!("pqc-{}", self.pqc)];
-        features.extend(more.iter().map(|f| f.to_string()));
-        features.join(",")
-    }
-}
-
-fn find_firmware(board: &str) -> Result<&'static Firmware> {
-    FIRMWARE.iter().find(|f| f.board == board).with_context(|| format!("no board {board}"))
-}
-
-/// Firmware build variants: the cargo profile and the image name's suffix.
-/// The default (opt-level s) must fit every chip; the others are offered
-/// where they fit.
-struct Variant {
-    profile: &'static str,
-    suffix: &'static str,
-    optional: bool,
-}
-
-const VARIANTS: &[Variant] = &[
-    Variant { profile: "firmware", suffix: "", optional: false },
-    Variant { profile: "firmware-z", suffix: "-opt-z", optional: true },
-    Variant { profile: "firmware-3", suffix: "-opt-3", optional: true },
-];
-
-/// Images whose records go out as defmt frames, as (board, transport): the
-/// firmware's features `<board>,<transport>`, built at the default profile
-/// only, as `<board>-<transport>.elf`. defmt-serial carries the frames on
-/// the emulator's UART, to test the defmt path without hardware; defmt-rtt
-/// is for boards reached through their debug probe.
-const DEFMT_IMAGES: &[(&str, &str)] = &[
-    ("mps2-an386", "defmt-serial"),
-    ("nucleo-f446ze", "defmt-rtt"),
-    ("nucleo-f439zi", "defmt-rtt"),
-    ("b-u585i-iot02a", "defmt-rtt"),
-];
-
-/// Images with the other ML-KEM/ML-DSA implementation than their board's,
-/// as (board, pqc): `<board>-opt-s-<pqc>.elf` at the default profile, so the
-/// two can be compared on one board (and `cargo xtask needs` measures both).
-const PQC_IMAGES: &[(&str, &str)] = &[("mps2-an386", "rustcrypto")];
+/// The images to build are the board catalogue's (`crates/boards`): each
+/// board in each of its variants, into `dist/firmware/<Board::image_file>`.
+use pqbench_boards::{BOARDS, Board, Transport, Variant};
 
 /// Every record is a defmt info message, and defmt compiles out messages
 /// below the level this names.
@@ -280,14 +189,11 @@ impl Project {
         let dist = self.dist();
         std::fs::create_dir_all(dist.join("firmware"))?;
 
-        for firmware in FIRMWARE {
-            for variant in VARIANTS {
-                step(&format!("firmware for {} ({})", firmware.board, variant.profile));
-                let features = firmware.features(&[]);
-                let features = ["--features", &features];
-                let image = dist.join("firmware").join(format!("{}{}.elf", firmware.board, variant.suffix));
-                let built =
-                    cross.build(self, "pqbench-firmware", firmware.target, variant.profile, &features);
+        for board in BOARDS {
+            for variant in board.variants() {
+                step(&format!("firmware for {} ({})", board.firmware, variant.name));
+                let image = dist.join("firmware").join(board.image_file(variant));
+                let built = self.build_firmware(cross, board, &board.features(variant), variant);
                 let out = match built {
                     Ok(out) => out,
                     // The default variant of the same code linked, so what
@@ -295,7 +201,7 @@ impl Project {
                     Err(_) if variant.optional => {
                         eprintln!(
                             "not offered: {} does not link at {} (see the linker above)",
-                            firmware.board, variant.profile
+                            board.firmware, variant.profile
                         );
                         let _ = std::fs::remove_file(&image);
                         continue;
@@ -303,8 +209,8 @@ impl Project {
                     Err(e) => return Err(e),
                 };
                 let size = image_size::measure(&out.join("pqbench-firmware"))?;
-                eprintln!("{}", size.report(firmware));
-                match size.check(firmware) {
+                eprintln!("{}", size.report(board));
+                match size.check(board) {
                     Ok(()) => copy(&out.join("pqbench-firmware"), &image)?,
                     Err(too_big) if variant.optional => {
                         eprintln!("not offered: {too_big}");
@@ -313,26 +219,6 @@ impl Project {
                     Err(too_big) => return Err(too_big),
                 }
             }
-        }
-
-        for &(board, transport) in DEFMT_IMAGES {
-            let firmware = find_firmware(board)?;
-            step(&format!("firmware for {board} with {transport} (firmware)"));
-            let features = firmware.features(&[transport]);
-            self.build_extra_image(
-                cross,
-                firmware,
-                &features,
-                &[DEFMT_LOG],
-                &format!("{board}-{transport}.elf"),
-            )?;
-        }
-
-        for &(board, pqc) in PQC_IMAGES {
-            let firmware = find_firmware(board)?;
-            step(&format!("firmware for {board} with {pqc} (firmware)"));
-            let features = format!("{board},pqc-{pqc}");
-            self.build_extra_image(cross, firmware, &features, &[], &format!("{board}-opt-s-{pqc}.elf"))?;
         }
 
         self.build_browser_bench(cross)?;
@@ -359,28 +245,24 @@ impl Project {
         Ok(())
     }
 
-    /// A firmware image beside a board's own, at the default profile, into
-    /// `<dist>/firmware/<file>`; it must fit the board's chip.
-    fn build_extra_image(
+    /// One firmware image of `board` with `features`, at `variant`'s
+    /// profile; returns the folder the ELF is in.
+    fn build_firmware(
         &self,
         cross: &CrossToolchain,
-        firmware: &Firmware,
+        board: &Board,
         features: &str,
-        env: &[(&str, &str)],
-        file: &str,
-    ) -> Result<()> {
-        let out = cross.build_with_env(
+        variant: &Variant,
+    ) -> Result<PathBuf> {
+        let env: &[(&str, &str)] = if variant.transport == Transport::Text { &[] } else { &[DEFMT_LOG] };
+        cross.build_with_env(
             self,
             "pqbench-firmware",
-            firmware.target,
-            "firmware",
+            board.target,
+            variant.profile,
             &["--features", features],
             env,
-        )?;
-        let size = image_size::measure(&out.join("pqbench-firmware"))?;
-        eprintln!("{}", size.report(firmware));
-        size.check(firmware)?;
-        copy(&out.join("pqbench-firmware"), &self.dist().join("firmware").join(file))
+        )
     }
 
     /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
@@ -421,15 +303,16 @@ impl Project {
     fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
         for image in TEST_IMAGES {
             step(&format!("test image: {}", image.what));
-            let features = find_firmware("mps2-an386")?.features(&[image.features]);
-            let features = ["--features", &features];
+            let board = Board::by_firmware("mps2-an386").context("the catalogue has the mps2-an386")?;
+            let default = Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
+            let features = format!("{},{}", board.features(default), image.features);
             let env: &[(&str, &str)] = if image.defmt { &[DEFMT_LOG] } else { &[] };
             let out = cross.build_with_env(
                 self,
                 "pqbench-firmware",
-                "thumbv7em-none-eabihf",
+                board.target,
                 "firmware",
-                &features,
+                &["--features", &features],
                 env,
             )?;
             copy(&out.join("pqbench-firmware"), &self.dist().join("test").join(image.file))?;

@@ -50,21 +50,9 @@ pub fn debian_toolchain_present() -> bool {
 }
 
 impl CrossToolchain {
-    /// Builds `package` for `target` with `profile`; returns the directory
-    /// holding its outputs.
-    pub fn build(
-        self,
-        project: &Project,
-        package: &str,
-        target: &str,
-        profile: &str,
-        extra: &[&str],
-    ) -> Result<PathBuf> {
-        self.build_with_env(project, package, target, profile, extra, &[])
-    }
-
-    /// As [`build`](Self::build), with variables the build reads from its
-    /// environment (`DEFMT_LOG`).
+    /// Builds `package` for `target` with `profile`, with variables the
+    /// build reads from its environment (`DEFMT_LOG`); returns the
+    /// directory holding its outputs.
     pub fn build_with_env(
         self,
         project: &Project,

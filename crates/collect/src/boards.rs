@@ -15,81 +15,35 @@ use pqbench_api::{Board, BoardKind};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-pub struct EmulatedBoard {
-    pub id: &'static str,
-    pub name: &'static str,
-    pub machine: &'static str,
-    /// `-cpu`, for machines that take one.
-    pub cpu: Option<&'static str>,
-    /// `-serial` options in UART order; the one given as `pty` is the console.
-    pub serials: &'static [&'static str],
-    /// File name of the firmware image under the firmware directory.
-    pub image: &'static str,
-}
-
-pub const EMULATED: &[EmulatedBoard] = &[
-    EmulatedBoard {
-        id: "qemu-mps2-an386",
-        name: "Cortex-M4 on QEMU mps2-an386 (emulated; times are instruction counts)",
-        machine: "mps2-an386",
-        cpu: Some("cortex-m4"),
-        serials: &["pty"],
-        image: "mps2-an386.elf",
-    },
-    EmulatedBoard {
-        id: "qemu-netduinoplus2",
-        name: "STM32F405 on QEMU netduinoplus2 (emulated, 128 KiB RAM; USART3 as on a NUCLEO)",
-        machine: "netduinoplus2",
-        cpu: None,
-        // USART3 is the console, as on NUCLEO-144 boards.
-        serials: &["null", "null", "pty"],
-        image: "netduinoplus2.elf",
-    },
-];
-
-/// A board reached through a debug probe: which chip probe-rs is asked to
-/// attach to, and the defmt-rtt image it is flashed with.
-#[derive(Debug)]
-pub struct ProbeBoard {
-    /// The firmware's board name, as `--probe SERIAL=BOARD` gives it.
-    pub board: &'static str,
-    pub name: &'static str,
-    /// probe-rs's name for the chip.
-    pub chip: &'static str,
-    pub image: &'static str,
-}
-
-pub const PROBE_BOARDS: &[ProbeBoard] = &[
-    ProbeBoard {
-        board: "nucleo-f446ze",
-        name: "NUCLEO-F446ZE (STM32F446ZE, Cortex-M4F, 180 MHz, 128 KiB RAM)",
-        chip: "STM32F446ZETx",
-        image: "nucleo-f446ze-defmt-rtt.elf",
-    },
-    ProbeBoard {
-        board: "nucleo-f439zi",
-        name: "NUCLEO-F439ZI (STM32F439ZI, Cortex-M4F, 180 MHz, 192 KiB RAM)",
-        chip: "STM32F439ZITx",
-        image: "nucleo-f439zi-defmt-rtt.elf",
-    },
-    ProbeBoard {
-        board: "b-u585i-iot02a",
-        name: "B-U585I-IOT02A (STM32U585AI, Cortex-M33, 160 MHz, 768 KiB RAM)",
-        chip: "STM32U585AIIx",
-        image: "b-u585i-iot02a-defmt-rtt.elf",
-    },
-];
+use pqbench_boards::{BOARDS, Transport};
+/// The boards, their machines, chips and images are the catalogue's
+/// (`pqbench-boards`); this module is how a host reaches them.
+pub use pqbench_boards::{
+    Board as CatalogueBoard, DEFAULT_VARIANT, PROBE_VARIANT, QemuMachine, VARIANTS, Variant,
+};
 
 const QEMU: &str = "qemu-system-arm";
 
-/// Firmware build variants: by optimisation level; `opt-s-defmt`, the
-/// default build sending defmt frames instead of text (on an emulated
-/// board, over its UART); and `opt-s-rustcrypto`, the default build with
-/// RustCrypto's ML-KEM/ML-DSA instead of libcrux's. `cargo xtask build`
-/// makes each where it fits.
-pub const VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"];
-pub const DEFAULT_VARIANT: &str = "opt-s";
-const DEFMT_VARIANT: &str = "opt-s-defmt";
+/// The boards the host runs under QEMU itself.
+pub fn emulated() -> impl Iterator<Item = (&'static CatalogueBoard, &'static QemuMachine)> {
+    BOARDS.iter().filter_map(|board| Some((board, board.qemu()?)))
+}
+
+/// The boards a debug probe can be wired to.
+fn probe_boards() -> impl Iterator<Item = &'static CatalogueBoard> {
+    BOARDS.iter().filter(|board| board.probe_rs_chip().is_some())
+}
+
+/// The file of a board's default image, under the firmware directory.
+pub fn default_image(board: &CatalogueBoard) -> String {
+    // The catalogue's own test holds every board to having its default.
+    let default = Variant::named(DEFAULT_VARIANT).map(|v| board.image_file(v));
+    default.unwrap_or_else(|| format!("{}.elf", board.firmware))
+}
+
+fn variant_names() -> String {
+    VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
+}
 
 /// How a board frames its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,10 +56,10 @@ pub enum Framing {
 pub enum BoardError {
     #[error("no board {0:?} here; `pqbench boards` lists the boards this server can reach")]
     Unknown(String),
-    #[error("no build variant {0:?}: the variants are {variants}", variants = VARIANTS.join(", "))]
+    #[error("no build variant {0:?}: the variants are {variants}", variants = variant_names())]
     UnknownVariant(String),
     #[error("board {board} offers only the {offered} build, not {variant:?}")]
-    VariantNotOffered { board: String, variant: String, offered: &'static str },
+    VariantNotOffered { board: String, variant: String, offered: String },
     #[error("board {0:?} is busy with another run")]
     Busy(String),
     #[error("the firmware image {0} is missing: build it with `cargo xtask build`")]
@@ -130,13 +84,13 @@ pub enum BoardError {
 }
 
 fn probe_board_names() -> String {
-    PROBE_BOARDS.iter().map(|b| b.board).collect::<Vec<_>>().join(", ")
+    probe_boards().map(|b| b.firmware).collect::<Vec<_>>().join(", ")
 }
 
 /// Which board each probe is wired to, as the person running pqbench says:
 /// a probe's USB identity does not tell what it is connected to.
 #[derive(Debug, Clone, Default)]
-pub struct ProbeWiring(HashMap<String, &'static ProbeBoard>);
+pub struct ProbeWiring(HashMap<String, &'static CatalogueBoard>);
 
 impl ProbeWiring {
     /// Reads `SERIAL=BOARD` pairs.
@@ -145,7 +99,7 @@ impl ProbeWiring {
         for pair in pairs {
             let bad = || BoardError::BadWiring(pair.into());
             let (serial, board) = pair.split_once('=').ok_or_else(bad)?;
-            let board = PROBE_BOARDS.iter().find(|b| b.board == board.trim()).ok_or_else(bad)?;
+            let board = probe_boards().find(|b| b.firmware == board.trim()).ok_or_else(bad)?;
             if serial.trim().is_empty() {
                 return Err(bad());
             }
@@ -155,15 +109,27 @@ impl ProbeWiring {
     }
 
     #[cfg(feature = "probe-rs")]
-    fn board(&self, serial: &str) -> Option<&'static ProbeBoard> {
+    fn board(&self, serial: &str) -> Option<&'static CatalogueBoard> {
         self.0.get(serial).copied()
     }
 }
 
 /// What a reserved run drives.
 pub enum Target {
-    Emulated { board: &'static EmulatedBoard, image: PathBuf, framing: Framing, options: EmulatorOptions },
-    Probe { serial: String, board: &'static ProbeBoard, image: PathBuf },
+    Emulated {
+        board: &'static CatalogueBoard,
+        machine: &'static QemuMachine,
+        image: PathBuf,
+        framing: Framing,
+        options: EmulatorOptions,
+    },
+    Probe {
+        serial: String,
+        board: &'static CatalogueBoard,
+        /// probe-rs's name for the chip.
+        chip: &'static str,
+        image: PathBuf,
+    },
 }
 
 /// The boards, and which of them are running now.
@@ -210,20 +176,19 @@ impl Boards {
         self
     }
 
-    /// The image of a build variant: `opt-s` is the board's own image,
-    /// others carry the variant in their name (`mps2-an386-opt-z.elf`,
-    /// `mps2-an386-defmt-serial.elf`).
-    fn image(&self, board: &EmulatedBoard, variant: &str) -> PathBuf {
-        let stem = board.image.trim_end_matches(".elf");
-        match variant {
-            DEFAULT_VARIANT => self.firmware_dir.join(board.image),
-            DEFMT_VARIANT => self.firmware_dir.join(format!("{stem}-defmt-serial.elf")),
-            _ => self.firmware_dir.join(format!("{stem}-{variant}.elf")),
-        }
+    /// The image of a build variant of `board`, if it is made for it.
+    fn image(&self, board: &CatalogueBoard, variant: &str) -> Option<PathBuf> {
+        let variant = Variant::named(variant).filter(|v| board.offers(v.name))?;
+        Some(self.firmware_dir.join(board.image_file(variant)))
     }
 
-    fn variants(&self, board: &EmulatedBoard) -> Vec<String> {
-        VARIANTS.iter().filter(|v| self.image(board, v).is_file()).map(|v| v.to_string()).collect()
+    fn has_image(&self, board: &CatalogueBoard, variant: &str) -> bool {
+        self.image(board, variant).is_some_and(|image| image.is_file())
+    }
+
+    /// The variants of an emulated board whose images are built.
+    fn variants(&self, board: &CatalogueBoard) -> Vec<String> {
+        board.variants.iter().filter(|v| self.has_image(board, v)).map(|v| v.to_string()).collect()
     }
 
     /// Boards a run can be started on: emulated ones whose image is built,
@@ -233,12 +198,12 @@ impl Boards {
         let busy = self.busy.lock().map(|b| b.clone()).unwrap_or_default();
         let mut boards = Vec::new();
         if find_on_path(QEMU).is_some() {
-            boards.extend(EMULATED.iter().filter(|b| self.image(b, DEFAULT_VARIANT).is_file()).map(|b| {
+            boards.extend(emulated().filter(|(b, _)| self.has_image(b, DEFAULT_VARIANT)).map(|(b, qemu)| {
                 Board {
-                    id: b.id.into(),
+                    id: qemu.id.into(),
                     name: b.name.into(),
                     kind: BoardKind::Emulated,
-                    available: !busy.contains(b.id),
+                    available: !busy.contains(qemu.id),
                     variants: self.variants(b),
                     chip: None,
                     note: None,
@@ -258,7 +223,7 @@ impl Boards {
             .map(|probe| {
                 let id = format!("{PROBE_PREFIX}{}", probe.serial);
                 let wired = self.wiring.board(&probe.serial);
-                let image = wired.map(|b| self.firmware_dir.join(b.image));
+                let image = wired.and_then(|b| self.image(b, PROBE_VARIANT));
                 let note = if !probe.accessible {
                     Some(crate::probe::ProbeError::PermissionDenied(probe.serial.clone()).to_string())
                 } else {
@@ -282,7 +247,7 @@ impl Boards {
                     kind: BoardKind::Probe,
                     available: note.is_none() && !busy.contains(&id),
                     variants: if wired.is_some() { vec![DEFAULT_VARIANT.into()] } else { Vec::new() },
-                    chip: wired.map(|b| b.chip.to_string()),
+                    chip: wired.and_then(|b| b.probe_rs_chip()).map(String::from),
                     note,
                     id,
                     host: None,
@@ -304,9 +269,8 @@ impl Boards {
             missing.push(BoardError::NoQemu);
         } else {
             missing.extend(
-                EMULATED
-                    .iter()
-                    .map(|b| self.image(b, DEFAULT_VARIANT))
+                emulated()
+                    .filter_map(|(b, _)| self.image(b, DEFAULT_VARIANT))
                     .filter(|image| !image.is_file())
                     .map(BoardError::MissingImage),
             );
@@ -319,24 +283,29 @@ impl Boards {
 
     /// Takes the board for a run, or says why not.
     pub fn reserve(&self, id: &str, variant: &str) -> Result<(Reservation, Target), BoardError> {
-        if !VARIANTS.contains(&variant) {
+        let Some(named) = Variant::named(variant) else {
             return Err(BoardError::UnknownVariant(variant.into()));
-        }
+        };
         let target = match id.strip_prefix(PROBE_PREFIX) {
             Some(serial) => self.probe_target(serial, variant)?,
             None => {
-                let board =
-                    EMULATED.iter().find(|b| b.id == id).ok_or_else(|| BoardError::Unknown(id.into()))?;
-                let image = self.image(board, variant);
+                let (board, machine) =
+                    CatalogueBoard::emulated(id).ok_or_else(|| BoardError::Unknown(id.into()))?;
+                let image = self.image(board, variant).ok_or_else(|| BoardError::VariantNotOffered {
+                    board: id.into(),
+                    variant: variant.into(),
+                    offered: board.variants.join(", "),
+                })?;
+                // Made for this board, but not built (or it did not fit).
                 if !image.is_file() {
                     return Err(BoardError::MissingImage(image));
                 }
                 if find_on_path(QEMU).is_none() {
                     return Err(BoardError::NoQemu);
                 }
-                let framing = if variant == DEFMT_VARIANT { Framing::Defmt } else { Framing::Text };
-                let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", board.id)));
-                Target::Emulated { board, image, framing, options: EmulatorOptions { monitor } }
+                let framing = if named.transport == Transport::Text { Framing::Text } else { Framing::Defmt };
+                let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", machine.id)));
+                Target::Emulated { board, machine, image, framing, options: EmulatorOptions { monitor } }
             }
         };
         let mut busy = self.busy.lock().map_err(|_| BoardError::Busy(id.into()))?;
@@ -358,14 +327,18 @@ impl Boards {
             return Err(BoardError::VariantNotOffered {
                 board: format!("{PROBE_PREFIX}{serial}"),
                 variant: variant.into(),
-                offered: DEFAULT_VARIANT,
+                offered: DEFAULT_VARIANT.into(),
             });
         }
-        let image = self.firmware_dir.join(board.image);
+        let image = self
+            .image(board, PROBE_VARIANT)
+            .ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
         if !image.is_file() {
             return Err(BoardError::MissingImage(image));
         }
-        Ok(Target::Probe { serial: serial.into(), board, image })
+        let chip =
+            board.probe_rs_chip().ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
+        Ok(Target::Probe { serial: serial.into(), board, chip, image })
     }
 
     #[cfg(not(feature = "probe-rs"))]
@@ -396,19 +369,19 @@ pub struct EmulatorOptions {
 impl Emulator {
     /// Starts the board under QEMU with a deterministic clock: `-icount
     /// shift=0` makes every run of one image count the same ticks.
-    pub async fn start(board: &EmulatedBoard, image: &Path) -> Result<Emulator, BoardError> {
-        Emulator::start_with(board, image, &EmulatorOptions::default()).await
+    pub async fn start(machine: &QemuMachine, image: &Path) -> Result<Emulator, BoardError> {
+        Emulator::start_with(machine, image, &EmulatorOptions::default()).await
     }
 
     /// [`Emulator::start`], with `options`.
     pub async fn start_with(
-        board: &EmulatedBoard,
+        machine: &QemuMachine,
         image: &Path,
         options: &EmulatorOptions,
     ) -> Result<Emulator, BoardError> {
         let mut command = Command::new(QEMU);
-        command.args(["-machine", board.machine]);
-        if let Some(cpu) = board.cpu {
+        command.args(["-machine", machine.machine]);
+        if let Some(cpu) = machine.cpu {
             command.args(["-cpu", cpu]);
         }
         command.args(["-nographic", "-icount", "shift=0", "-monitor"]);
@@ -417,7 +390,7 @@ impl Emulator {
             Some(socket) => command.arg(format!("unix:{},server=on,wait=off", socket.display())),
             None => command.arg("none"),
         };
-        for serial in board.serials {
+        for serial in machine.serials {
             command.args(["-serial", serial]);
         }
         command

@@ -10,7 +10,7 @@ use pqbench_wire::{Decoder, RunCommand};
 use tokio_util::sync::CancellationToken;
 
 use crate::boards::{
-    BoardError, Boards, EmulatedBoard, Emulator, EmulatorOptions, Framing, Reservation, Target,
+    BoardError, Boards, Emulator, EmulatorOptions, Framing, QemuMachine, Reservation, Target,
 };
 use crate::collector::{Collector, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
@@ -167,11 +167,11 @@ impl PreparedRun {
             Err(e) => return self.fail(format!("reading the firmware image: {e}")),
         };
         match &self.target {
-            Target::Emulated { board, framing, options, .. } => {
-                self.on_emulator(board, *framing, options, image, progress).await
+            Target::Emulated { machine, framing, options, .. } => {
+                self.on_emulator(machine, *framing, options, image, progress).await
             }
             #[cfg(feature = "probe-rs")]
-            Target::Probe { serial, board, .. } => self.on_probe(serial, board, image, progress).await,
+            Target::Probe { serial, chip, .. } => self.on_probe(serial, chip, image, progress).await,
             #[cfg(not(feature = "probe-rs"))]
             Target::Probe { serial, .. } => {
                 self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string())
@@ -181,7 +181,7 @@ impl PreparedRun {
 
     async fn on_emulator(
         &self,
-        board: &'static EmulatedBoard,
+        machine: &'static QemuMachine,
         framing: Framing,
         options: &EmulatorOptions,
         image: FirmwareImage,
@@ -194,7 +194,7 @@ impl PreparedRun {
                 Err(e) => return self.fail(e.to_string()),
             },
         };
-        let emulator = match Emulator::start_with(board, &image.path, options).await {
+        let emulator = match Emulator::start_with(machine, &image.path, options).await {
             Ok(emulator) => emulator,
             Err(e) => return self.fail(e.to_string()),
         };
@@ -228,7 +228,7 @@ impl PreparedRun {
     async fn on_probe(
         &self,
         serial: &str,
-        board: &'static crate::boards::ProbeBoard,
+        chip: &'static str,
         image: FirmwareImage,
         progress: impl FnMut(Progress),
     ) -> Result<Outcome, RecordError> {
@@ -242,7 +242,7 @@ impl PreparedRun {
         collector.image = Some((&image).into());
         let plan = ProbePlan {
             probe: serial.to_string(),
-            chip: board.chip.to_string(),
+            chip: chip.to_string(),
             image: std::sync::Arc::new(image),
             command: pqbench_wire::Command::Run(self.command).to_string().trim_end().to_string(),
             flash: Flash::Write,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pqbench_collect::boards::QemuMachine;
 use pqbench_types::{BenchResult, Run};
 use serde_json::Value;
 
@@ -183,4 +184,10 @@ pub fn children_of(pid: u32) -> Vec<String> {
         }
     }
     children
+}
+
+/// The emulated Cortex-M4 (mps2-an386) the tests run most on.
+pub fn mps2() -> &'static QemuMachine {
+    let board = pqbench_boards::Board::by_firmware("mps2-an386").expect("the catalogue's mps2-an386");
+    board.qemu().expect("the mps2-an386 is emulated")
 }

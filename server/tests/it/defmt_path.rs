@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use pqbench_collect::boards::{EMULATED, EmulatedBoard, Emulator};
+use pqbench_collect::boards::{Emulator, QemuMachine};
 use pqbench_collect::collector::{Collector, ImageIdentity, Link};
 use pqbench_collect::frames::{DefmtDecoder, FrameDecoder};
 use pqbench_collect::image::{FirmwareImage, ImageError};
@@ -41,14 +41,8 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
     let dir = tempfile::tempdir().unwrap();
     let text_file = dir.path().join("uart1.txt");
     let second_uart: &'static str = Box::leak(format!("file:{}", text_file.display()).into_boxed_str());
-    let board = EmulatedBoard {
-        id: EMULATED[0].id,
-        name: EMULATED[0].name,
-        machine: EMULATED[0].machine,
-        cpu: EMULATED[0].cpu,
-        serials: Box::leak(vec!["pty", second_uart].into_boxed_slice()),
-        image: EMULATED[0].image,
-    };
+    let board =
+        QemuMachine { serials: Box::leak(vec!["pty", second_uart].into_boxed_slice()), ..*common::mps2() };
 
     let store = Store::open(&dir.path().join("mirror.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
@@ -163,7 +157,7 @@ async fn run_decoded_with(
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("wrong-elf.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
-    let emulator = Emulator::start(&EMULATED[0], &image(DEFMT_IMAGE).path).await.unwrap();
+    let emulator = Emulator::start(common::mps2(), &image(DEFMT_IMAGE).path).await.unwrap();
     let mut port = emulator.open_console().unwrap();
     let mut collector = Collector::to(StoreRecorder::for_run(&store, id));
     collector.silence = Duration::from_secs(10);
@@ -246,7 +240,7 @@ async fn corrupt_frames_are_skipped_and_later_results_still_decode() {
 
     // A clean run, recording the bytes as they arrive.
     let clean_id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
-    let emulator = Emulator::start(&EMULATED[0], &defmt.path).await.unwrap();
+    let emulator = Emulator::start(common::mps2(), &defmt.path).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let mut port = Tee { inner: emulator.open_console().unwrap(), seen: seen.clone() };
     let command = RunCommand::new(1, 0)

@@ -116,13 +116,14 @@ async fn bad_run_requests_get_clear_json_errors() {
 /// array measures 4 KiB within 128 bytes, a 4 KiB allocation exactly.
 #[tokio::test]
 async fn the_memory_probes_measure_known_buffers() {
-    use pqbench_collect::boards::{EMULATED, Emulator};
+    use pqbench_collect::boards::{Emulator, default_image, emulated};
     use pqbench_wire::{Decoder, Event, Record};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     let dist = common::firmware_dist();
-    for board in EMULATED {
-        let emulator = Emulator::start(board, &dist.join("firmware").join(board.image)).await.unwrap();
+    for (board, machine) in emulated() {
+        let emulator =
+            Emulator::start(machine, &dist.join("firmware").join(default_image(board))).await.unwrap();
         let mut port = emulator.open_console().unwrap();
         let mut decoder = Decoder::new();
         let mut buf = [0u8; 512];
@@ -135,7 +136,7 @@ async fn the_memory_probes_measure_known_buffers() {
                     continue;
                 };
                 let n = read.unwrap();
-                assert!(n > 0, "{}: the port closed", board.id);
+                assert!(n > 0, "{}: the port closed", machine.id);
                 for event in decoder.push(&buf[..n]) {
                     if let Event::Record(record @ Record::Calibration { .. }) = event {
                         return record;
@@ -144,7 +145,7 @@ async fn the_memory_probes_measure_known_buffers() {
             }
         })
         .await
-        .unwrap_or_else(|_| panic!("{}: no calibration record", board.id));
+        .unwrap_or_else(|_| panic!("{}: no calibration record", machine.id));
         drop(port);
         emulator.stop().await;
 
@@ -155,9 +156,9 @@ async fn the_memory_probes_measure_known_buffers() {
         assert!(
             stack.abs_diff(stack_buffer) <= 128,
             "{}: {stack} bytes for a {stack_buffer}-byte buffer",
-            board.id
+            machine.id
         );
-        assert_eq!((heap, allocs), (Some(heap_buffer), Some(1)), "{}", board.id);
+        assert_eq!((heap, allocs), (Some(heap_buffer), Some(1)), "{}", machine.id);
     }
 }
 
@@ -290,7 +291,7 @@ async fn a_native_run_stores_the_same_rows_as_a_board_run() {
 /// is stored as failed, with no timing, and the run goes on.
 #[tokio::test]
 async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
-    use pqbench_collect::boards::{EMULATED, Emulator};
+    use pqbench_collect::boards::Emulator;
     use pqbench_collect::collector::Collector;
     use pqbench_store::{NewRun, Store};
     use pqbench_types::Algorithm;
@@ -301,7 +302,7 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("fault.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
-    let emulator = Emulator::start(&EMULATED[0], &image).await.unwrap();
+    let emulator = Emulator::start(common::mps2(), &image).await.unwrap();
     let mut port = emulator.open_console().unwrap();
     let command = RunCommand::new(1, 0).with_algorithm(Algorithm::Sha256).with_algorithm(Algorithm::Sha512);
     let outcome = Collector::to(StoreRecorder::for_run(&store, id))

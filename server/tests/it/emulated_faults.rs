@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use pqbench::record::StoreRecorder;
 use pqbench_api::{Board, RunRequest};
-use pqbench_collect::boards::{Boards, EMULATED, Emulator, ProbeWiring};
+use pqbench_collect::boards::{Boards, Emulator, ProbeWiring};
 use pqbench_collect::collector::{Collector, Outcome};
 use pqbench_collect::runner;
 use pqbench_store::{NewRun, Store};
@@ -166,8 +166,8 @@ async fn new_run(store: &Store) -> i64 {
 }
 
 async fn emulator() -> Emulator {
-    let image = common::firmware_dist().join("firmware").join(EMULATED[0].image);
-    Emulator::start(&EMULATED[0], &image).await.unwrap()
+    let image = common::firmware_dist().join("firmware/mps2-an386.elf");
+    Emulator::start(common::mps2(), &image).await.unwrap()
 }
 
 /// What the proxy turns each line the board sends (with its `\n`) into.
