@@ -176,3 +176,103 @@ fn memory_sizes_read_as_the_linker_reads_them() {
     let map = "  FLASH : ORIGIN = 0x0, LENGTH = 4M\n  RAM   : ORIGIN = 0x20080000, LENGTH = 4M - 512K\n";
     assert_eq!(regions(map), [("FLASH".to_string(), 4 << 20), ("RAM".to_string(), (4 << 20) - (512 << 10))]);
 }
+
+/// A row of ARCHITECTURE.md's layer table.
+struct Layer {
+    layer: u32,
+    name: String,
+    path: String,
+    depends: BTreeSet<String>,
+    build_depends: BTreeSet<String>,
+}
+
+fn architecture_layers() -> Vec<Layer> {
+    let text = read("ARCHITECTURE.md");
+    let section = text.split("## Layers").nth(1).expect("ARCHITECTURE.md has a Layers section");
+    let names = |list: &str| -> BTreeSet<String> {
+        list.split(',').map(|n| n.trim().trim_matches('`').to_string()).filter(|n| !n.is_empty()).collect()
+    };
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            let layer = cells.first()?.parse().ok()?;
+            let (normal, build) = match cells.get(3)?.split_once("build:") {
+                Some((normal, build)) => (normal.trim_end().trim_end_matches(';'), build),
+                None => (*cells.get(3)?, ""),
+            };
+            Some(Layer {
+                layer,
+                name: cells.get(1)?.trim_matches('`').to_string(),
+                path: cells.get(2)?.trim_matches('`').to_string(),
+                depends: names(normal),
+                build_depends: names(build),
+            })
+        })
+        .collect()
+}
+
+/// The workspace crates a manifest's `table` names.
+fn pqbench_dependencies(manifest: &toml::Table, table: &str) -> BTreeSet<String> {
+    let Some(dependencies) = manifest.get(table).and_then(|t| t.as_table()) else { return BTreeSet::new() };
+    dependencies.keys().filter(|name| name.starts_with("pqbench")).cloned().collect()
+}
+
+#[test]
+fn every_crate_depends_only_on_lower_layers_as_architecture_md_says() {
+    let layers = architecture_layers();
+    let members: toml::Table = read("Cargo.toml").parse().expect("Cargo.toml is TOML");
+    let members: BTreeSet<String> = members["workspace"]["members"]
+        .as_array()
+        .expect("workspace members")
+        .iter()
+        .filter_map(|m| m.as_str().map(String::from))
+        .collect();
+    let listed: BTreeSet<String> = layers.iter().map(|l| l.path.clone()).collect();
+    assert_eq!(listed, members, "ARCHITECTURE.md's layer table and the workspace's members");
+    let layer_of = |name: &str| layers.iter().find(|l| l.name == name).map(|l| l.layer);
+    for crate_ in &layers {
+        let manifest: toml::Table =
+            read(&format!("{}/Cargo.toml", crate_.path)).parse().expect("a crate's Cargo.toml is TOML");
+        let package = manifest["package"]["name"].as_str().expect("a package name");
+        assert_eq!(package, crate_.name, "{}: the package's name", crate_.path);
+        assert_eq!(
+            pqbench_dependencies(&manifest, "dependencies"),
+            crate_.depends,
+            "{}: its dependencies and ARCHITECTURE.md's table",
+            crate_.name
+        );
+        assert_eq!(
+            pqbench_dependencies(&manifest, "build-dependencies"),
+            crate_.build_depends,
+            "{}: its build dependencies and ARCHITECTURE.md's table",
+            crate_.name
+        );
+        for dependency in crate_.depends.iter().chain(&crate_.build_depends) {
+            let below = layer_of(dependency).unwrap_or_else(|| panic!("{dependency} has no layer"));
+            assert!(
+                below < crate_.layer,
+                "{} (layer {}) depends on {dependency} (layer {below}): no import runs up a layer",
+                crate_.name,
+                crate_.layer
+            );
+        }
+    }
+}
+
+#[test]
+fn the_board_side_and_the_store_reach_no_http_and_no_agent() {
+    for path in ["crates/collect", "crates/store"] {
+        let manifest: toml::Table = read(&format!("{path}/Cargo.toml")).parse().expect("TOML");
+        let all: BTreeSet<String> = ["dependencies", "build-dependencies"]
+            .iter()
+            .filter_map(|table| manifest.get(*table).and_then(|t| t.as_table()))
+            .flat_map(|t| t.keys().cloned())
+            .collect();
+        for upper in ["pqbench", "pqbench-agent", "axum", "tower-http", "tokio-tungstenite", "reqwest"] {
+            assert!(!all.contains(upper), "{path} depends on {upper}");
+        }
+    }
+}
