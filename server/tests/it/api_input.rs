@@ -37,7 +37,7 @@ fn json_of_size(bytes: usize) -> String {
     format!(r#"{{"padding":"{}"}}"#, "a".repeat(padding))
 }
 
-/// The routes' body limits, as `server/src/api.rs` sets them.
+/// The routes' body limits, as `server/src/routes/` sets them.
 const UPLOAD_LIMIT: usize = 1024 * 1024;
 const RUN_REQUEST_LIMIT: usize = 16 * 1024;
 const REPORT_LIMIT: usize = 16 * 1024;
