@@ -13,7 +13,7 @@ import { serverAndBrowser } from './harness.mjs';
 
 const sample = fileURLToPath(new URL('../samples/wolfcrypt-stm32u585-memory.txt', import.meta.url));
 
-// As server/src/api.rs sends it.
+// As server/src/security.rs sends it.
 const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +

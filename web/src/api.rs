@@ -2,8 +2,13 @@
 //! the server's own `{"error": ...}` where it gave one.
 
 use gloo_net::http::{Request, Response};
+use leptos::prelude::*;
+use pqbench_types::ResultRow;
+use pqbench_view::ResultQuery;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+use crate::alert::Alert;
 
 pub type ApiResult<T> = Result<T, String>;
 
@@ -15,6 +20,36 @@ struct ErrorBody {
 pub async fn get<T: DeserializeOwned>(path: &str) -> ApiResult<T> {
     let response = Request::get(path).send().await;
     read("GET", path, response).await
+}
+
+/// Results across runs, as `query` selects them: the query in the codec
+/// the server reads it with, every name and board id escaped as it must be.
+pub async fn results(query: &ResultQuery) -> ApiResult<Vec<ResultRow>> {
+    get(&format!("/api/results?{}", query.to_query())).await
+}
+
+/// A list the page shows and reads again when it may have changed
+/// (`refetch`): None if it could not be loaded, the banner saying why. A
+/// failed refresh keeps what is shown (the banner says it is stale); only a
+/// first load comes back with nothing.
+pub fn listed<T>(path: String) -> LocalResource<Option<T>>
+where
+    T: DeserializeOwned + Clone + Send + Sync + 'static,
+{
+    let alert = expect_context::<Alert>();
+    let last = StoredValue::new(None::<T>);
+    LocalResource::new(move || {
+        let path = path.clone();
+        async move {
+            match alert.check(get::<T>(&path).await) {
+                Some(fresh) => {
+                    last.set_value(Some(fresh.clone()));
+                    Some(fresh)
+                }
+                None => last.try_get_value().flatten(),
+            }
+        }
+    })
 }
 
 pub async fn post<B: Serialize, T: DeserializeOwned>(path: &str, body: &B) -> ApiResult<T> {

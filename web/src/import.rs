@@ -10,10 +10,17 @@ use pqbench_types::{BenchResult, Source};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::{State, api, format};
+use crate::alert::Alert;
+use crate::components::Table;
+use crate::runs::RunList;
+use crate::shown::Shown;
+use crate::{api, format};
 
 #[component]
-pub fn Import(state: State) -> impl IntoView {
+pub fn Import() -> impl IntoView {
+    let alert = expect_context::<Alert>();
+    let shown = expect_context::<Shown>();
+    let run_list = expect_context::<RunList>();
     let log_format = RwSignal::new(LogFormat::Wolfcrypt);
     let text = RwSignal::new(String::new());
     let file_name = RwSignal::new(None::<String>);
@@ -25,7 +32,10 @@ pub fn Import(state: State) -> impl IntoView {
 
     // The preview answers for the form as it was: any edit voids it.
     Effect::new(move |_| {
-        (log_format.track(), text.track(), board.track(), clock_mhz.track());
+        log_format.track();
+        text.track();
+        board.track();
+        clock_mhz.track();
         preview.set(None);
     });
 
@@ -53,7 +63,7 @@ pub fn Import(state: State) -> impl IntoView {
     };
 
     let show_preview = move |_| {
-        state.error.set(None);
+        alert.clear();
         let request = match request() {
             Ok(request) => request,
             Err(message) => return status.set(message),
@@ -85,9 +95,9 @@ pub fn Import(state: State) -> impl IntoView {
                     preview.set(None);
                     let runs = stored.runs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
                     status.set(format!("Stored as run {runs}."));
-                    state.refresh_runs().await;
+                    run_list.refresh();
                     if let Some(&first) = stored.runs.first() {
-                        state.select(first);
+                        shown.select(first);
                     }
                 }
                 Err(message) => status.set(message),
@@ -214,74 +224,67 @@ fn preview_view(preview: ImportPreview) -> impl IntoView {
         }
     });
     let unread = (!preview.unread.is_empty()).then(|| {
+        let head = view! {
+            <th class="num">"Line"</th>
+            <th>"Text"</th>
+            <th>"Why"</th>
+        };
         view! {
             <h3>"Lines not imported"</h3>
-            <div class="scroll">
-                <table id="import-unread">
-                    <thead>
-                        <tr>
-                            <th class="num">"Line"</th>
-                            <th>"Text"</th>
-                            <th>"Why"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {preview
-                            .unread
-                            .into_iter()
-                            .map(|u| {
-                                view! {
-                                    <tr data-line=u.line>
-                                        <td class="num">{u.line}</td>
-                                        <td><code>{u.text}</code></td>
-                                        <td>{u.reason}</td>
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
-            </div>
+            <Table id="import-unread" head>
+                {preview
+                    .unread
+                    .into_iter()
+                    .map(|u| {
+                        view! {
+                            <tr data-line=u.line>
+                                <td class="num">{u.line}</td>
+                                <td><code>{u.text}</code></td>
+                                <td>{u.reason}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </Table>
         }
     });
+    let runs = preview
+        .runs
+        .into_iter()
+        .map(|run| {
+            view! {
+                <h3>{run.build.label(Source::Import)}</h3>
+                <Table class="import-rows" head=preview_head()>
+                    {run.results.into_iter().map(preview_row).collect_view()}
+                </Table>
+            }
+        })
+        .collect_view();
     view! {
         <div id="import-result">
             <p id="import-summary">{summary}</p>
             {duplicate}
-            {preview
-                .runs
-                .into_iter()
-                .map(|run| {
-                    let label = run.build.label(Source::Import);
-                    view! {
-                        <h3>{label}</h3>
-                        <div class="scroll">
-                            <table class="import-rows">
-                                <thead>
-                                    <tr>
-                                        <th>"Algorithm"</th>
-                                        <th>"Operation"</th>
-                                        <th class="num">"Ops"</th>
-                                        <th class="num">"Seconds"</th>
-                                        <th class="num">"ops/s"</th>
-                                        <th class="num">"Average"</th>
-                                        <th class="num">"Throughput"</th>
-                                        <th class="num">"Cycles/op"</th>
-                                        <th class="num">"Heap"</th>
-                                        <th class="num">"Allocs"</th>
-                                        <th class="num">"Stack"</th>
-                                        <th class="num">"Code"</th>
-                                        <th>"Note"</th>
-                                    </tr>
-                                </thead>
-                                <tbody>{run.results.into_iter().map(preview_row).collect_view()}</tbody>
-                            </table>
-                        </div>
-                    }
-                })
-                .collect_view()}
+            {runs}
             {unread}
         </div>
+    }
+}
+
+fn preview_head() -> impl IntoView {
+    view! {
+        <th>"Algorithm"</th>
+        <th>"Operation"</th>
+        <th class="num">"Ops"</th>
+        <th class="num">"Seconds"</th>
+        <th class="num">"ops/s"</th>
+        <th class="num">"Average"</th>
+        <th class="num">"Throughput"</th>
+        <th class="num">"Cycles/op"</th>
+        <th class="num">"Heap"</th>
+        <th class="num">"Allocs"</th>
+        <th class="num">"Stack"</th>
+        <th class="num">"Code"</th>
+        <th>"Note"</th>
     }
 }
 

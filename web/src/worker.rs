@@ -3,16 +3,17 @@
 
 use futures::channel::{mpsc, oneshot};
 use futures::{FutureExt, StreamExt};
+use pqbench_types::Algorithm;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 const WORKER_URL: &str = "/bench/worker.js";
 
-/// What the worker is asked to run.
+/// What the worker is asked to run; no algorithms: the whole suite.
 #[derive(Serialize)]
 pub struct Request<'a> {
-    pub algorithms: &'a [&'a str],
+    pub algorithms: &'a [Algorithm],
     pub min_iterations: u32,
     pub min_time_ms: u32,
 }
@@ -144,5 +145,18 @@ mod tests {
         assert!(matches!(progress, Message::Progress { index: 2, total: 3, .. }));
         let done: Message = serde_json::from_str(r#"{"type":"done","upload":"{}"}"#).unwrap();
         assert!(matches!(done, Message::Done { upload } if upload == "{}"));
+    }
+
+    #[test]
+    fn the_worker_is_asked_by_the_algorithms_names() {
+        let request = Request {
+            algorithms: &[Algorithm::MlKem768, Algorithm::X25519],
+            min_iterations: 10,
+            min_time_ms: 200,
+        };
+        assert_eq!(
+            serde_json::to_string(&request).unwrap(),
+            r#"{"algorithms":["ML-KEM-768","X25519"],"min_iterations":10,"min_time_ms":200}"#
+        );
     }
 }

@@ -1,0 +1,248 @@
+//! The boards the server can reach, each with a button that runs the suite
+//! on it; the run's progress is the server's, live, until its results open.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use pqbench_api::{Board, Created, RunProgress, RunRequest};
+use pqbench_types::Algorithm;
+
+use crate::alert::Alert;
+use crate::components::muted;
+use crate::runs::RunList;
+use crate::shown::Shown;
+use crate::{api, events, format};
+
+/// How often the boards are read again, to follow agents' hosts.
+const BOARDS_REREAD_MS: u32 = 5_000;
+
+/// What a board run can measure: (key, label, algorithms; none = all).
+const BOARD_SUITES: &[(&str, &str, &[Algorithm])] = &[
+    ("quick", "ML-KEM-768 only (seconds)", &[Algorithm::MlKem768]),
+    ("post-quantum", "ML-KEM and ML-DSA, every level", POST_QUANTUM),
+    ("whole", "The whole suite", &[]),
+];
+
+/// ML-KEM and ML-DSA at every level, as a board or a browser runs them.
+pub const POST_QUANTUM: &[Algorithm] = &[
+    Algorithm::MlKem512,
+    Algorithm::MlKem768,
+    Algorithm::MlKem1024,
+    Algorithm::MlDsa44,
+    Algorithm::MlDsa65,
+    Algorithm::MlDsa87,
+];
+
+/// A board run this page started and follows.
+#[derive(Clone)]
+struct BoardRun {
+    board: String,
+    id: Option<i64>,
+    progress: Option<RunProgress>,
+}
+
+#[component]
+pub fn Boards() -> impl IntoView {
+    let alert = expect_context::<Alert>();
+    let shown = expect_context::<Shown>();
+    let runs = expect_context::<RunList>();
+    let boards = api::listed::<Vec<Board>>("/api/boards".into());
+    spawn_local(follow(boards));
+
+    let running = RwSignal::new(None::<BoardRun>);
+    // A run the user cancelled ends `interrupted`; that is no error to show.
+    let cancelled = RwSignal::new(false);
+    let suite = RwSignal::new(BOARD_SUITES[0].0.to_owned());
+    let iterations = RwSignal::new(3u32);
+
+    let start = move |board: String| {
+        alert.clear();
+        cancelled.set(false);
+        running.set(Some(BoardRun { board: board.clone(), id: None, progress: None }));
+        let algorithms = BOARD_SUITES
+            .iter()
+            .find(|(key, ..)| *key == suite.get_untracked())
+            .map(|(_, _, algorithms)| algorithms.to_vec())
+            .filter(|algorithms| !algorithms.is_empty());
+        let request = RunRequest {
+            board,
+            algorithms,
+            min_iterations: Some(iterations.get_untracked()),
+            min_time_ms: Some(0),
+            variant: None,
+        };
+        spawn_local(async move {
+            if let Some(Created { id }) = alert.check(api::post("/api/runs", &request).await) {
+                running.update(|run| {
+                    if let Some(run) = run {
+                        run.id = Some(id)
+                    }
+                });
+                runs.refresh();
+                let ended = events::follow(id, move |progress| {
+                    running.update(|run| {
+                        if let Some(run) = run {
+                            run.progress = Some(progress)
+                        }
+                    })
+                })
+                .await;
+                if let Err(message) = ended
+                    && !cancelled.get_untracked()
+                {
+                    alert.show(message);
+                }
+                runs.refresh();
+                shown.select(id);
+            }
+            running.set(None);
+            boards.refetch();
+        });
+    };
+    let cancel = move |_| {
+        let Some(id) = running.get_untracked().and_then(|run| run.id) else { return };
+        cancelled.set(true);
+        spawn_local(async move {
+            let path = format!("/api/runs/{id}/cancel");
+            let _ = alert.check(api::post::<_, serde_json::Value>(&path, &()).await);
+        });
+    };
+
+    let board_item = move |board: Board| {
+        let available = board.available;
+        let id = board.id.clone();
+        let busy = {
+            let id = board.id.clone();
+            move || running.get().is_some_and(|run| run.board == id)
+        };
+        view! {
+            <li>
+                <div>
+                    <span class="board-name">{board.name}</span>
+                    " "
+                    <code class="board-id">{board.id.clone()}</code>
+                    " "
+                    <span class="kind">{board.kind.as_str()}</span>
+                    {board.chip.map(|chip| view! { " " <span class="chip">{chip}</span> })}
+                    {board.host.map(|host| {
+                        let state = if board.connected { "connected" } else { "not connected" };
+                        view! {
+                            " "
+                            <span class="host" data-connected=board.connected.to_string()>
+                                "on " {host} " (" {state} ")"
+                            </span>
+                        }
+                    })}
+                    {board.note.map(|note| view! { <p class="board-note">{note}</p> })}
+                </div>
+                <button
+                    data-board=board.id
+                    disabled=move || !available || running.get().is_some()
+                    on:click=move |_| start(id.clone())
+                >
+                    {move || if busy() { "Running…" } else { "Run" }}
+                </button>
+            </li>
+        }
+    };
+
+    view! {
+        <section id="boards">
+            <h2>"Boards"</h2>
+            <div class="browser-controls">
+                <select
+                    id="board-suite"
+                    prop:value=move || suite.get()
+                    on:change=move |e| suite.set(event_target_value(&e))
+                >
+                    {BOARD_SUITES
+                        .iter()
+                        .map(|(key, label, _)| view! { <option value=*key>{*label}</option> })
+                        .collect_view()}
+                </select>
+                <label class="muted">
+                    "At least "
+                    <input
+                        id="board-iterations"
+                        type="number"
+                        min="1"
+                        max="1000"
+                        prop:value=move || iterations.get().to_string()
+                        on:change=move |e| {
+                            if let Ok(n) = event_target_value(&e).parse::<u32>() {
+                                iterations.set(n.clamp(1, 1000));
+                            }
+                        }
+                    />
+                    " calls per operation"
+                </label>
+            </div>
+            {move || running.get().map(|run| progress_view(run, cancel))}
+            <Transition fallback=|| muted("Loading…")>
+                {move || {
+                    boards
+                        .get()
+                        .map(|listed| match listed {
+                            None => muted("The boards could not be loaded."),
+                            Some(boards) if boards.is_empty() => muted("No boards found."),
+                            Some(boards) => {
+                                view! { <ul class="boards">{boards.into_iter().map(board_item).collect_view()}</ul> }
+                                    .into_any()
+                            }
+                        })
+                }}
+            </Transition>
+        </section>
+    }
+}
+
+/// Boards come and go with their hosts' agents: the list is read again
+/// every few seconds, and drawn again only when it changed (a button must
+/// not be replaced under a click). Ends with the section.
+async fn follow(boards: LocalResource<Option<Vec<Board>>>) {
+    loop {
+        gloo_timers::future::TimeoutFuture::new(BOARDS_REREAD_MS).await;
+        if boards.is_disposed() {
+            return;
+        }
+        let Ok(fresh) = api::get::<Vec<Board>>("/api/boards").await else { continue };
+        let changed = boards
+            .try_with_untracked(|shown| shown.as_ref().and_then(Option::as_ref) != Some(&fresh))
+            .unwrap_or(false);
+        if changed {
+            boards.set(Some(Some(fresh)));
+        }
+    }
+}
+
+fn progress_view(run: BoardRun, cancel: impl Fn(leptos::ev::MouseEvent) + 'static) -> impl IntoView {
+    let text = match &run.progress {
+        None => format!("Starting {}…", run.board),
+        Some(progress) => describe_progress(progress),
+    };
+    let (done, total) = run.progress.as_ref().map_or((0, 1), |p| (p.done, p.total.max(1)));
+    view! {
+        <div id="board-run">
+            <progress id="board-progress-bar" max=total value=done></progress>
+            <span id="board-progress">{text}</span>
+            " "
+            <button id="board-cancel" class="secondary" disabled=run.id.is_none() on:click=cancel>
+                "Cancel"
+            </button>
+        </div>
+    }
+}
+
+/// "ML-KEM-768 encaps: 5 of 18 operations done, about 12 s left".
+fn describe_progress(p: &RunProgress) -> String {
+    let left = p
+        .eta_ms
+        .map(|ms| format!(", about {} left", format::duration_ms(Some(ms as f64))))
+        .unwrap_or_default();
+    format!(
+        "{} {}: {} of {} operations done{left}",
+        p.algorithm.as_str(),
+        p.operation.as_str(),
+        p.done,
+        p.total
+    )
+}

@@ -1,0 +1,79 @@
+//! One filter over a closed set of names (families, algorithms,
+//! operations): a `<select>` of "All" and every name, editing the view's
+//! list of that name. A list holds one name or none from here; a link may
+//! hold more, and then the first is the one the list shows.
+
+use leptos::prelude::*;
+use pqbench_types::{Algorithm, Family, Operation};
+
+/// A closed set of names: every value, in its order, each with its one
+/// spelling (links, the API) and what a person reads for it.
+pub trait Name: Copy + PartialEq + Send + Sync + 'static {
+    const ALL: &'static [Self];
+    fn as_str(self) -> &'static str;
+    fn label(self) -> &'static str {
+        self.as_str()
+    }
+}
+
+impl Name for Algorithm {
+    const ALL: &'static [Self] = Algorithm::ALL;
+    fn as_str(self) -> &'static str {
+        Algorithm::as_str(self)
+    }
+}
+
+impl Name for Operation {
+    const ALL: &'static [Self] = Operation::ALL;
+    fn as_str(self) -> &'static str {
+        Operation::as_str(self)
+    }
+}
+
+impl Name for Family {
+    const ALL: &'static [Self] = Family::ALL;
+    fn as_str(self) -> &'static str {
+        Family::as_str(self)
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Family::PostQuantum => "Post-quantum",
+            Family::Classical => "Classical public-key",
+            Family::Symmetric => "Symmetric",
+            Family::Hash => "Hashes",
+        }
+    }
+}
+
+#[component]
+pub fn FilterSelect<T: Name>(
+    /// The `<select>`'s id.
+    id: &'static str,
+    /// What the filter chooses ("Family").
+    label: &'static str,
+    /// The view's list of this name; empty keeps every value.
+    #[prop(into)]
+    chosen: Signal<Vec<T>>,
+    /// Called with the new list: empty for "All", else the one name.
+    #[prop(into)]
+    on_choose: Callback<Vec<T>>,
+    #[prop(optional)] disabled: bool,
+) -> impl IntoView {
+    let value = move || chosen.with(|names| names.first().map_or("", |name| name.as_str()));
+    let choose = move |event| {
+        let text = event_target_value(&event);
+        on_choose.run(T::ALL.iter().copied().filter(|name| name.as_str() == text).collect());
+    };
+    view! {
+        <label>
+            {format!("{label} ")}
+            <select id=id disabled=disabled prop:value=value on:change=choose>
+                <option value="">"All"</option>
+                {T::ALL
+                    .iter()
+                    .map(|name| view! { <option value=name.as_str()>{name.label()}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}

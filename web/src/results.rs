@@ -1,0 +1,269 @@
+//! The open run's results: filtered and sorted as the view says, as a
+//! table, as files to download and as charts.
+
+use leptos::either::Either;
+use leptos::prelude::*;
+use pqbench_types::{Algorithm, BenchResult, Family, Operation, Status};
+use pqbench_view::{Column, HistoryOf, Sort, View};
+
+use crate::alert::Alert;
+use crate::components::{FilterSelect, Table, muted};
+use crate::report::Share;
+use crate::runs::RunList;
+use crate::shown::Shown;
+use crate::{api, chart, format};
+
+#[component]
+pub fn Results() -> impl IntoView {
+    let alert = expect_context::<Alert>();
+    let shown = expect_context::<Shown>();
+    // None where they could not be loaded (the banner says why), or where
+    // no run is open.
+    let results = LocalResource::new(move || {
+        let open = shown.selected.get();
+        async move {
+            let id = open?;
+            alert.check(api::get::<Vec<BenchResult>>(&format!("/api/runs/{id}/results")).await)
+        }
+    });
+    let picked = Memo::new(move |_| shown.selected.get().is_some());
+    let content = move || {
+        if !picked.get() {
+            return muted("Pick a run to see its results.");
+        }
+        view! {
+            <Suspense fallback=|| muted("Loading…")>
+                {move || {
+                    results
+                        .get()
+                        .map(|results| match results {
+                            None => muted("The results could not be loaded."),
+                            Some(results) if results.is_empty() => muted("This run has no results."),
+                            Some(results) => results_view(&shown.view.get(), &results),
+                        })
+                }}
+            </Suspense>
+        }
+        .into_any()
+    };
+    view! {
+        <section id="results">
+            <h2>"Results" {move || shown.selected.get().map(|id| format!(" of run {id}"))}</h2>
+            <Share />
+            <Filters />
+            {content}
+        </section>
+    }
+}
+
+/// The filters over the results and a comparison: family, algorithm,
+/// operation.
+#[component]
+fn Filters() -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let disabled = shown.read_only();
+    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
+    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
+    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
+    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
+    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
+    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
+    view! {
+        <div class="filters">
+            <FilterSelect
+                id="filter-family"
+                label="Family"
+                chosen=families
+                on_choose=choose_families
+                disabled
+            />
+            <FilterSelect
+                id="filter-algorithm"
+                label="Algorithm"
+                chosen=algorithms
+                on_choose=choose_algorithms
+                disabled
+            />
+            <FilterSelect
+                id="filter-operation"
+                label="Operation"
+                chosen=operations
+                on_choose=choose_operations
+                disabled
+            />
+        </div>
+    }
+}
+
+fn results_view(view: &View, results: &[BenchResult]) -> AnyView {
+    let shown: Vec<BenchResult> = view.apply(results).into_iter().cloned().collect();
+    if shown.is_empty() {
+        return muted("No results match these filters.");
+    }
+    let head = view! {
+        <th>"Algorithm"</th>
+        <th>"Operation"</th>
+        <th>"Status"</th>
+        {Column::ALL.iter().map(|&column| sort_header(column)).collect_view()}
+    };
+    let rows = shown.iter().cloned().map(result_row).collect_view();
+    let exports = exports(view, &shown);
+    view! {
+        <Table head>{rows}</Table>
+        {exports}
+        <Charts shown />
+    }
+    .into_any()
+}
+
+/// The shown rows, in their order, as files: CSV in `pqbench export`'s
+/// columns, and JSON with the view that chose them.
+fn exports(view: &View, shown: &[BenchResult]) -> impl IntoView + use<> {
+    let name = view.runs.first().map_or_else(|| "pqbench".to_string(), |id| format!("pqbench-run-{id}"));
+    let csv = pqbench_view::csv::csv(shown);
+    let json = serde_json::json!({ "view": view, "results": shown }).to_string();
+    let href =
+        |mime: &str, text: &str| format!("data:{mime};charset=utf-8,{}", js_sys::encode_uri_component(text));
+    view! {
+        <p class="exports">
+            "Download these rows: "
+            <a id="export-csv" href=href("text/csv", &csv) download=format!("{name}.csv")>
+                "CSV"
+            </a>
+            " · "
+            <a id="export-json" href=href("application/json", &json) download=format!("{name}.json")>
+                "JSON"
+            </a>
+        </p>
+    }
+}
+
+/// The shown rows as charts: ops/s (longer is faster) and memory, in the
+/// table's order, each with its SVG to download.
+#[component]
+fn Charts(shown: Vec<BenchResult>) -> impl IntoView {
+    let page = expect_context::<Shown>();
+    let log_scale = move || page.view.with(|view| view.log_scale);
+    let speed = chart::speed(&shown, log_scale());
+    let memory = chart::memory(&shown);
+    view! {
+        <div class="charts">
+            <label class="chart-scale">
+                <input
+                    type="checkbox"
+                    id="chart-log"
+                    disabled=page.read_only()
+                    prop:checked=log_scale
+                    on:change=move |e| {
+                        let on = event_target_checked(&e);
+                        page.edit(|view| view.log_scale = on);
+                    }
+                />
+                " Logarithmic scale"
+            </label>
+            {chart::figure("chart-ops", "pqbench-ops.svg", speed)}
+            {chart::figure("chart-memory", "pqbench-memory.svg", memory)}
+        </div>
+    }
+}
+
+/// A numeric column's header: a button that sorts by it, descending first
+/// (the biggest figure is the usual question), then ascending.
+fn sort_header(column: Column) -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let current = move || shown.view.with(|view| view.sort.filter(|sort| sort.column == column));
+    let aria = move || match current() {
+        Some(Sort { descending: true, .. }) => "descending",
+        Some(Sort { descending: false, .. }) => "ascending",
+        None => "none",
+    };
+    let arrow = move || match current() {
+        Some(Sort { descending: true, .. }) => " ↓",
+        Some(Sort { descending: false, .. }) => " ↑",
+        None => "",
+    };
+    let toggle = move |_| {
+        shown.edit(|view| {
+            let descending = !matches!(view.sort, Some(Sort { column: c, descending: true }) if c == column);
+            view.sort = Some(Sort { column, descending });
+        })
+    };
+    view! {
+        <th class="num" aria-sort=aria>
+            <button class="sort" data-sort=column.key() disabled=shown.read_only() on:click=toggle>
+                {column.label()}
+                {arrow}
+            </button>
+        </th>
+    }
+}
+
+fn result_row(r: BenchResult) -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let runs = expect_context::<RunList>();
+    let (algorithm, operation) = (r.algorithm, r.operation);
+    let show_history = move |_| {
+        let board = shown.selected.get_untracked().and_then(|id| runs.board_of(id));
+        if let Some(board) = board {
+            shown.edit(|view| view.history = Some(HistoryOf { board, algorithm, operation }));
+        }
+    };
+    let status = r.status.as_str();
+    let figure = |field: &'static str, value: Option<f64>, text: String| {
+        view! {
+            <td class="num" data-field=field data-value=value.map(|v| v.to_string())>
+                {text}
+            </td>
+        }
+    };
+    let integer = |v: Option<u64>| v.map(|v| v as f64);
+    view! {
+        <tr data-algorithm=r.algorithm.as_str() data-operation=r.operation.as_str() data-status=status>
+            <td data-field="algorithm">
+                {r.algorithm.as_str()}
+                " "
+                <button class="history-link" title="This operation on this board over time" on:click=show_history>
+                    "history"
+                </button>
+            </td>
+            <td data-field="operation">{r.operation.as_str()}</td>
+            <td data-field="status">
+                {if r.status == Status::Ok {
+                    Either::Left(status)
+                } else {
+                    Either::Right(
+                        view! { <span class=format!("badge status-{status}")>{status.replace('_', " ")}</span> },
+                    )
+                }}
+                {r.note.map(|note| view! { <span class="note">{note}</span> })}
+            </td>
+            {figure("ops_per_sec", r.ops_per_sec, format::rate(r.ops_per_sec))}
+            {figure("avg_ms", r.avg_ms, format::duration_ms(r.avg_ms))}
+            // Ticks stand in where the board has no cycle counter, with
+            // their unit, so an emulator's count is never read as cycles.
+            <td class="num" data-field="cycles_per_op" data-value=r.cycles_per_op.map(|v| v.to_string())>
+                {match (r.cycles_per_op, r.ticks_per_op) {
+                    (Some(cycles), _) => Either::Left(format::ticks(Some(cycles))),
+                    (None, ticks) => {
+                        Either::Right(
+                            view! {
+                                <span class="muted" data-field="ticks_per_op">{format::ticks(ticks)}</span>
+                                {r.tick_unit
+                                    .filter(|_| ticks.is_some())
+                                    .map(|unit| view! { " " <span class="unit">{unit}</span> })}
+                            },
+                        )
+                    }
+                }}
+            </td>
+            {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
+            {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}
+            {figure("max_ms", r.max_ms, format::duration_ms(r.max_ms))}
+            {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
+            {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}
+            {figure("stack_bytes", integer(r.stack_bytes), format::bytes(r.stack_bytes))}
+            {figure("bytes_per_sec", r.bytes_per_sec, format::throughput(r.bytes_per_sec))}
+            {figure("code_bytes", integer(r.code_bytes), format::bytes(r.code_bytes))}
+        </tr>
+    }
+}

@@ -1,0 +1,127 @@
+//! The runs: the newest, each to open or to tick for a comparison. The list
+//! is shared through context, as the sections that start runs read it
+//! again when theirs are stored.
+
+use leptos::prelude::*;
+use pqbench_types::Run;
+
+use crate::api;
+use crate::components::{Table, muted};
+use crate::format;
+use crate::shown::Shown;
+
+const RUNS_SHOWN: u32 = 50;
+
+/// The newest runs, as the server lists them.
+#[derive(Clone, Copy)]
+pub struct RunList(LocalResource<Option<Vec<Run>>>);
+
+impl RunList {
+    pub fn new() -> Self {
+        RunList(api::listed(format!("/api/runs?limit={RUNS_SHOWN}")))
+    }
+
+    /// Reads the list again, as a run was started, ended or stored.
+    pub fn refresh(self) {
+        self.0.refetch();
+    }
+
+    /// The board run `id` was made on, if the list has it.
+    pub fn board_of(self, id: i64) -> Option<String> {
+        self.0
+            .try_with_untracked(|listed| {
+                listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).map(|run| run.board.clone())
+            })
+            .flatten()
+    }
+}
+
+#[component]
+pub fn Runs() -> impl IntoView {
+    let RunList(runs) = expect_context::<RunList>();
+    view! {
+        <section id="runs">
+            <h2>"Runs"</h2>
+            <Transition fallback=|| muted("Loading…")>
+                {move || {
+                    runs.get()
+                        .map(|listed| match listed {
+                            None => muted("The runs could not be loaded."),
+                            Some(runs) if runs.is_empty() => muted("No runs yet."),
+                            Some(runs) => runs_table(runs).into_any(),
+                        })
+                }}
+            </Transition>
+        </section>
+    }
+}
+
+fn runs_table(runs: Vec<Run>) -> impl IntoView {
+    let head = view! {
+        <th title="Pick two or more to compare">"Compare"</th>
+        <th>"Run"</th>
+        <th>"Board"</th>
+        <th>"Source"</th>
+        <th>"Status"</th>
+        <th>"Started"</th>
+        <th>"Revision"</th>
+    };
+    view! { <Table head>{runs.into_iter().map(run_row).collect_view()}</Table> }
+}
+
+fn run_row(run: Run) -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let id = run.id;
+    let status = run.status.as_str();
+    let compare = move |event| {
+        let on = event_target_checked(&event);
+        shown.edit(|view| {
+            view.runs.retain(|&r| r != id);
+            if on {
+                view.runs.push(id);
+            }
+        });
+    };
+    view! {
+        <tr
+            data-run-id=id.to_string()
+            data-status=status
+            class:selected=move || shown.selected.get() == Some(id)
+            tabindex="0"
+            on:click=move |_| shown.select(id)
+            on:keydown=move |event| {
+                if event.key() == "Enter" {
+                    shown.select(id);
+                }
+            }
+        >
+            <td on:click=|event| event.stop_propagation()>
+                <input
+                    type="checkbox"
+                    class="compare"
+                    data-run-id=id.to_string()
+                    aria-label=format!("Compare run {id}")
+                    disabled=shown.read_only()
+                    prop:checked=move || shown.view.with(|view| view.runs.contains(&id))
+                    on:change=compare
+                />
+            </td>
+            <td>{id}</td>
+            <td>
+                <code>{run.board}</code>
+                {run.host.map(|host| view! { " " <span class="host run-host">"on " {host}</span> })}
+            </td>
+            <td>{run.source.as_str()}</td>
+            <td>
+                <span class=format!("badge run-{status}")>{status}</span>
+                // Why a run failed or came back incomplete (a probe not
+                // reached, a board fault) is what its owner needs first.
+                {run.error.map(|error| view! { <span class="note run-error">{error}</span> })}
+            </td>
+            <td title=run.started_at.clone()>{format::timestamp(&run.started_at)}</td>
+            <td>
+                <code>{run.build.revision.unwrap_or_else(|| format::MISSING.into())}</code>
+            </td>
+        </tr>
+    }
+}
