@@ -11,6 +11,7 @@ use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use pqbench_collect::boards::BoardError;
+use pqbench_collect::flash::FlashError;
 use pqbench_collect::runner::RunError;
 use pqbench_store::StoreError;
 use pqbench_store::import::ImportError;
@@ -90,20 +91,24 @@ pub fn json_body<T>(body: Result<Json<T>, JsonRejection>, limit: usize) -> ApiRe
     }
 }
 
+/// What a board that cannot be used says to a client.
+fn board_status(e: &BoardError) -> StatusCode {
+    match e {
+        BoardError::Unknown(_) | BoardError::ProbeNotAttached(_) => StatusCode::NOT_FOUND,
+        BoardError::UnknownVariant(_) | BoardError::VariantNotOffered { .. } | BoardError::BadWiring(_) => {
+            StatusCode::BAD_REQUEST
+        }
+        BoardError::NoProbeSupport(_) => StatusCode::NOT_IMPLEMENTED,
+        BoardError::Busy(_) | BoardError::NotReady { .. } => StatusCode::CONFLICT,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
 impl From<RunError> for ApiError {
     fn from(e: RunError) -> Self {
         let status = match &e {
             RunError::Invalid(_) => StatusCode::BAD_REQUEST,
-            RunError::Board(BoardError::Unknown(_)) => StatusCode::NOT_FOUND,
-            RunError::Board(BoardError::ProbeNotAttached(_)) => StatusCode::NOT_FOUND,
-            RunError::Board(
-                BoardError::UnknownVariant(_)
-                | BoardError::VariantNotOffered { .. }
-                | BoardError::BadWiring(_),
-            ) => StatusCode::BAD_REQUEST,
-            RunError::Board(BoardError::NoProbeSupport(_)) => StatusCode::NOT_IMPLEMENTED,
-            RunError::Board(BoardError::Busy(_)) => StatusCode::CONFLICT,
-            RunError::Board(_) => StatusCode::SERVICE_UNAVAILABLE,
+            RunError::Board(board) => board_status(board),
             RunError::Record(e) => {
                 tracing::error!("recording the run: {e}");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -142,6 +147,21 @@ impl From<ImportError> for ApiError {
                     "the database failed; see the server log",
                 );
             }
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<FlashError> for ApiError {
+    fn from(e: FlashError) -> Self {
+        let status = match &e {
+            FlashError::Board(board) => board_status(board),
+            FlashError::Unknown(_) => StatusCode::NOT_FOUND,
+            FlashError::UnknownBoard(_) | FlashError::NotFlashable { .. } => StatusCode::CONFLICT,
+            FlashError::NoProbe { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            FlashError::NotConfirmed { .. } | FlashError::Image(_) => StatusCode::BAD_GATEWAY,
+            #[cfg(feature = "probe-rs")]
+            FlashError::Probe(_) => StatusCode::BAD_GATEWAY,
         };
         ApiError::new(status, e.to_string())
     }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_api::{Board, Created, RunProgress, RunRequest};
+use pqbench_api::{Board, Created, Flash, NewFlash, RunProgress, RunRequest};
 use pqbench_types::Algorithm;
 
 use crate::alert::Alert;
@@ -12,8 +12,9 @@ use crate::runs::RunList;
 use crate::shown::Shown;
 use crate::{api, events, format};
 
-/// How often the boards are read again, to follow agents' hosts.
-const BOARDS_REREAD_MS: u32 = 5_000;
+/// How often the boards are read again, to follow agents' hosts and boards
+/// plugged in or out (the server scans its serial ports every second).
+const BOARDS_REREAD_MS: u32 = 1_000;
 
 /// What a board run can measure: (key, label, algorithms; none = all).
 const BOARD_SUITES: &[(&str, &str, &[Algorithm])] = &[
@@ -98,6 +99,21 @@ pub fn Boards() -> impl IntoView {
             boards.refetch();
         });
     };
+    // A board being flashed: its port's probe writes this host's image.
+    let flashing = RwSignal::new(None::<String>);
+    let flash = move |board: String, then_run: bool| {
+        alert.clear();
+        flashing.set(Some(board.clone()));
+        spawn_local(async move {
+            let request = NewFlash { board: board.clone(), variant: None };
+            let flashed = alert.check(api::post::<_, Flash>("/api/flashes", &request).await);
+            flashing.set(None);
+            boards.refetch();
+            if flashed.is_some() && then_run {
+                start(board);
+            }
+        });
+    };
     let cancel = move |_| {
         let Some(id) = running.get_untracked().and_then(|run| run.id) else { return };
         cancelled.set(true);
@@ -114,6 +130,26 @@ pub fn Boards() -> impl IntoView {
             let id = board.id.clone();
             move || running.get().is_some_and(|run| run.board == id)
         };
+        let being_flashed = {
+            let id = board.id.clone();
+            move || flashing.get().is_some_and(|board| board == id)
+        };
+        let idle = move || running.get().is_none() && flashing.get().is_none();
+        // Its firmware is not this host's build: flash it, then run.
+        let stale = board.note.as_deref().is_some_and(|note| note.contains("differs from this build"));
+        let flash_buttons = board.can_flash.then(|| {
+            let (once, then) = (board.id.clone(), board.id.clone());
+            view! {
+                <button class="secondary flash" data-flash=board.id.clone() disabled=move || !idle() on:click=move |_| flash(once.clone(), false)>
+                    {move || if being_flashed() { "Flashing…" } else { "Flash" }}
+                </button>
+                {stale.then(|| view! {
+                    <button class="flash-run" disabled=move || !idle() on:click=move |_| flash(then.clone(), true)>
+                        "Flash and run"
+                    </button>
+                })}
+            }
+        });
         view! {
             <li>
                 <div>
@@ -123,6 +159,8 @@ pub fn Boards() -> impl IntoView {
                     " "
                     <span class="kind">{board.kind.as_str()}</span>
                     {board.chip.map(|chip| view! { " " <span class="chip">{chip}</span> })}
+                    {board.port.map(|port| view! { " " <span class="port">{port}</span> })}
+                    {board.probe.map(|probe| view! { " " <span class="probe">"probe " {probe}</span> })}
                     {board.host.map(|host| {
                         let state = if board.connected { "connected" } else { "not connected" };
                         view! {
@@ -134,9 +172,10 @@ pub fn Boards() -> impl IntoView {
                     })}
                     {board.note.map(|note| view! { <p class="board-note">{note}</p> })}
                 </div>
+                {flash_buttons}
                 <button
                     data-board=board.id
-                    disabled=move || !available || running.get().is_some()
+                    disabled=move || !available || !idle()
                     on:click=move |_| start(id.clone())
                 >
                     {move || if busy() { "Running…" } else { "Run" }}

@@ -34,6 +34,18 @@ pub struct Board {
     /// available, until it comes back.
     #[serde(default = "connected")]
     pub connected: bool,
+    /// The serial port a serial board is on (its stable by-id path where
+    /// there is one).
+    #[serde(default)]
+    pub port: Option<String>,
+    /// The debug probe on the same ST-LINK as a serial board's port (their
+    /// USB serial numbers are one), through which it can be flashed.
+    #[serde(default)]
+    pub probe: Option<String>,
+    /// Whether `POST /api/boards/{id}/flash` can write this host's image to
+    /// it now: a paired probe, a board the firmware named, its image built.
+    #[serde(default)]
+    pub can_flash: bool,
 }
 
 fn connected() -> bool {
@@ -73,4 +85,25 @@ pub struct RunRequest {
     /// One of the board's `variants`; left out, `opt-s`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+}
+
+/// The body of `POST /api/flashes`: write this host's image of `variant`
+/// (left out, `opt-s`) to a board on a serial port, through the debug probe
+/// on the same ST-LINK.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewFlash {
+    pub board: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+}
+
+/// The answer to `POST /api/flashes`: the board restarted with the image
+/// and said its build id over its port.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Flash {
+    pub board: String,
+    /// The image's file name.
+    pub image: String,
+    pub build_id: Option<String>,
 }

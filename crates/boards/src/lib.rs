@@ -236,6 +236,20 @@ impl Board {
         BOARDS.iter().find(|b| b.firmware == firmware)
     }
 
+    /// The board's id in pqbench, as its firmware's `hello` says it: its
+    /// emulator's id (`qemu-mps2-an386`), or its firmware name for a chip.
+    pub fn id(&self) -> &'static str {
+        match &self.reached {
+            Reached::Emulated(qemu) => qemu.id,
+            Reached::Chip { .. } => self.firmware,
+        }
+    }
+
+    /// The board whose firmware says `board=<id>` in its `hello`.
+    pub fn by_id(id: &str) -> Option<&'static Board> {
+        BOARDS.iter().find(|b| b.id() == id)
+    }
+
     /// The emulated board with pqbench id `id`.
     pub fn emulated(id: &str) -> Option<(&'static Board, &'static QemuMachine)> {
         BOARDS.iter().find_map(|b| match &b.reached {

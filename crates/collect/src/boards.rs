@@ -15,6 +15,17 @@ use pqbench_api::{Board, BoardKind};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
+use crate::ports::{PortOptions, SERIAL_PREFIX};
+#[cfg(feature = "probe-rs")]
+pub use crate::probe::AttachedProbe;
+use crate::watch::SerialWatch;
+
+/// A probe attached now (none without probe support).
+#[cfg(not(feature = "probe-rs"))]
+pub struct AttachedProbe {
+    pub serial: String,
+}
+
 use pqbench_boards::{BOARDS, Transport};
 /// The boards, their machines, chips and images are the catalogue's
 /// (`pqbench-boards`); this module is how a host reaches them.
@@ -81,6 +92,10 @@ pub enum BoardError {
     ProbeNotWired { serial: String },
     #[error("--probe {0:?}: expected SERIAL=BOARD with BOARD one of {boards}", boards = probe_board_names())]
     BadWiring(String),
+    /// A serial board that cannot run now: no firmware answered, the port
+    /// is busy, or it is still being asked.
+    #[error("{board}: {why}")]
+    NotReady { board: String, why: String },
 }
 
 fn probe_board_names() -> String {
@@ -108,7 +123,6 @@ impl ProbeWiring {
         Ok(ProbeWiring(wiring))
     }
 
-    #[cfg(feature = "probe-rs")]
     fn board(&self, serial: &str) -> Option<&'static CatalogueBoard> {
         self.0.get(serial).copied()
     }
@@ -122,6 +136,14 @@ pub enum Target {
         image: PathBuf,
         framing: Framing,
         options: EmulatorOptions,
+    },
+    /// A board on a serial port, running the firmware it has.
+    Serial {
+        port: PathBuf,
+        /// As its firmware said.
+        board: Option<&'static CatalogueBoard>,
+        /// Cancelled when the port goes away.
+        unplugged: tokio_util::sync::CancellationToken,
     },
     Probe {
         serial: String,
@@ -140,6 +162,8 @@ pub struct Boards {
     busy: Arc<Mutex<HashSet<String>>>,
     /// Where each emulator's QEMU monitor listens, if anywhere.
     monitors: Option<PathBuf>,
+    /// The serial ports watched for boards, if any are.
+    watch: Option<Arc<SerialWatch>>,
 }
 
 /// Holds a board for one run; dropping it frees the board.
@@ -163,7 +187,22 @@ impl Boards {
         if !cfg!(feature = "probe-rs") && !wiring.0.is_empty() {
             tracing::warn!("probes are wired with --probe, but this pqbench is built without probe support");
         }
-        Boards { firmware_dir, wiring, busy: Arc::default(), monitors: None }
+        Boards { firmware_dir, wiring, busy: Arc::default(), monitors: None, watch: None }
+    }
+
+    /// Watches serial ports for boards (see [`crate::ports`]); the scanning
+    /// starts with [`SerialWatch::spawn`] on [`Boards::serial_watch`].
+    pub fn with_serial_ports(mut self, options: PortOptions) -> Self {
+        self.watch = Some(SerialWatch::new(options, self.firmware_dir.clone(), self.busy.clone()));
+        self
+    }
+
+    pub fn serial_watch(&self) -> Option<&Arc<SerialWatch>> {
+        self.watch.as_ref()
+    }
+
+    pub fn firmware_dir(&self) -> &Path {
+        &self.firmware_dir
     }
 
     /// Gives each emulator a QEMU monitor on a Unix socket,
@@ -209,20 +248,50 @@ impl Boards {
                     note: None,
                     host: None,
                     connected: true,
+                    port: None,
+                    probe: None,
+                    can_flash: false,
                 }
             }));
         }
-        boards.extend(self.probes(&busy));
+        let probes = self.attached_probes();
+        if let Some(watch) = &self.watch {
+            boards.extend(watch.boards(&busy, &probes, &self.firmware_dir));
+        }
+        boards.extend(self.probes(&busy, &probes));
         boards
     }
 
+    /// The serial numbers of the probes attached now.
+    fn attached_probes(&self) -> Vec<AttachedProbe> {
+        #[cfg(feature = "probe-rs")]
+        return crate::probe::attached();
+        #[cfg(not(feature = "probe-rs"))]
+        Vec::new()
+    }
+
+    /// The board a probe is wired to: as `--probe SERIAL=BOARD` says, or as
+    /// the firmware on the serial port of the same ST-LINK says.
+    #[cfg_attr(not(feature = "probe-rs"), allow(dead_code))]
+    fn wired(&self, probe_serial: &str) -> Option<&'static CatalogueBoard> {
+        self.wiring.board(probe_serial).or_else(|| {
+            let watch = self.watch.as_ref()?;
+            let serials = [probe_serial.to_string()];
+            watch
+                .ports()
+                .into_iter()
+                .find(|(_, w)| crate::ports::paired_probe(&w.port, &serials).is_some())
+                .and_then(|(_, w)| w.board.filter(|b| b.probe_rs_chip().is_some()))
+        })
+    }
+
     #[cfg(feature = "probe-rs")]
-    fn probes(&self, busy: &HashSet<String>) -> Vec<Board> {
-        crate::probe::attached()
-            .into_iter()
+    fn probes(&self, busy: &HashSet<String>, attached: &[AttachedProbe]) -> Vec<Board> {
+        attached
+            .iter()
             .map(|probe| {
                 let id = format!("{PROBE_PREFIX}{}", probe.serial);
-                let wired = self.wiring.board(&probe.serial);
+                let wired = self.wired(&probe.serial);
                 let image = wired.and_then(|b| self.image(b, PROBE_VARIANT));
                 let note = if !probe.accessible {
                     Some(crate::probe::ProbeError::PermissionDenied(probe.serial.clone()).to_string())
@@ -252,13 +321,16 @@ impl Boards {
                     id,
                     host: None,
                     connected: true,
+                    port: None,
+                    probe: None,
+                    can_flash: false,
                 }
             })
             .collect()
     }
 
     #[cfg(not(feature = "probe-rs"))]
-    fn probes(&self, _busy: &HashSet<String>) -> Vec<Board> {
+    fn probes(&self, _busy: &HashSet<String>, _attached: &[AttachedProbe]) -> Vec<Board> {
         Vec::new()
     }
 
@@ -281,6 +353,15 @@ impl Boards {
         missing
     }
 
+    /// Holds board `id` (for a flash): no run starts on it meanwhile.
+    pub fn hold(&self, id: &str) -> Result<Reservation, BoardError> {
+        let mut busy = self.busy.lock().map_err(|_| BoardError::Busy(id.into()))?;
+        if !busy.insert(id.to_string()) {
+            return Err(BoardError::Busy(id.into()));
+        }
+        Ok(Reservation { id: id.into(), busy: self.busy.clone() })
+    }
+
     /// Takes the board for a run, or says why not.
     pub fn reserve(&self, id: &str, variant: &str) -> Result<(Reservation, Target), BoardError> {
         let Some(named) = Variant::named(variant) else {
@@ -288,6 +369,7 @@ impl Boards {
         };
         let target = match id.strip_prefix(PROBE_PREFIX) {
             Some(serial) => self.probe_target(serial, variant)?,
+            None if id.starts_with(SERIAL_PREFIX) => self.serial_target(id, variant)?,
             None => {
                 let (board, machine) =
                     CatalogueBoard::emulated(id).ok_or_else(|| BoardError::Unknown(id.into()))?;
@@ -321,8 +403,7 @@ impl Boards {
         if !attached.iter().any(|p| p.serial == serial) {
             return Err(BoardError::ProbeNotAttached(serial.into()));
         }
-        let board =
-            self.wiring.board(serial).ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
+        let board = self.wired(serial).ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
         if variant != DEFAULT_VARIANT {
             return Err(BoardError::VariantNotOffered {
                 board: format!("{PROBE_PREFIX}{serial}"),
@@ -344,6 +425,30 @@ impl Boards {
     #[cfg(not(feature = "probe-rs"))]
     fn probe_target(&self, serial: &str, _variant: &str) -> Result<Target, BoardError> {
         Err(BoardError::NoProbeSupport(format!("{PROBE_PREFIX}{serial}")))
+    }
+}
+
+impl Boards {
+    /// A board on a serial port: it runs whatever firmware it has (the
+    /// default build's settings), if pqbench firmware answered there.
+    fn serial_target(&self, id: &str, variant: &str) -> Result<Target, BoardError> {
+        let watched =
+            self.watch.as_ref().and_then(|w| w.port(id)).ok_or_else(|| BoardError::Unknown(id.into()))?;
+        if let Some(why) = watched.refusal() {
+            return Err(BoardError::NotReady { board: id.into(), why });
+        }
+        if variant != DEFAULT_VARIANT {
+            return Err(BoardError::VariantNotOffered {
+                board: id.into(),
+                variant: variant.into(),
+                offered: format!("{DEFAULT_VARIANT} (the firmware it has; flash another build first)"),
+            });
+        }
+        Ok(Target::Serial {
+            port: watched.port.path.clone(),
+            board: watched.board,
+            unplugged: watched.unplugged(),
+        })
     }
 }
 

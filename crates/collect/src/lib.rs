@@ -9,6 +9,10 @@
 //! - [`collector`]: a board's records to results, over a serial port or any
 //!   [`collector::Link`].
 //! - [`probe`] (feature `probe-rs`): flash, reset, RTT and the mailbox.
+//! - [`ports`]: serial ports, which to try and what answers on them;
+//!   [`watch`]: the ports watched for boards plugged in and out;
+//!   [`flash`]: this host's image written through the probe on the same
+//!   ST-LINK, and confirmed over the port.
 //! - [`runner`]: a run from start to end; [`runner::prepare`] is the one way
 //!   a run starts.
 //! - [`record`]: where results go, as a trait: the server's store and an
@@ -17,10 +21,13 @@
 
 pub mod boards;
 pub mod collector;
+pub mod flash;
 pub mod frames;
 pub mod image;
 pub mod native;
+pub mod ports;
 #[cfg(feature = "probe-rs")]
 pub mod probe;
 pub mod record;
 pub mod runner;
+pub mod watch;

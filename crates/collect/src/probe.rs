@@ -216,6 +216,36 @@ pub fn execute(
     Ok(())
 }
 
+/// Writes `image` to the `chip` on `probe` and starts it from reset, for a
+/// board that is then run over its serial port (a text-records image, no
+/// RTT). Verified after writing; `Flash::DryRun` only checks the image
+/// against the chip's flash map.
+pub fn write_image(
+    probe: Probe,
+    probe_serial: &str,
+    chip: &str,
+    image: Arc<FirmwareImage>,
+    mode: Flash,
+) -> Result<(), ProbeError> {
+    let plan = ProbePlan {
+        probe: probe_serial.into(),
+        chip: chip.into(),
+        image,
+        command: String::new(),
+        flash: mode,
+    };
+    let mut session = probe.attach(chip, Permissions::default()).map_err(|e| ProbeError::Attach {
+        probe: probe_serial.into(),
+        chip: chip.into(),
+        why: error_chain(&e),
+    })?;
+    flash(&mut session, &plan)?;
+    let mut core = session.core(0).map_err(|e| reset_error(&plan, e))?;
+    core.reset().map_err(|e| reset_error(&plan, e))?;
+    tracing::info!(probe = probe_serial, chip, image = %plan.image.path.display(), "flashed and reset");
+    Ok(())
+}
+
 fn flash(session: &mut Session, plan: &ProbePlan) -> Result<(), ProbeError> {
     use probe_rs::flashing::{DownloadOptions, ElfLoader, ElfOptions, download_file_with_options};
     let mut options = DownloadOptions::default();
@@ -396,6 +426,21 @@ mod tests {
         let why = link.receive().await.expect_err("the session fails");
         assert!(why.starts_with("probe-rs failed: "), "{why}");
         session.await.unwrap();
+    }
+
+    #[test]
+    fn a_serial_board_s_image_is_written_checked_against_the_chip_then_reset() {
+        // The text-records image a board on its serial port runs: no RTT
+        // needed, so the double gets as far as the reset.
+        let image = image("nucleo-f446ze.elf");
+        match write_image(fake_probe(&image), "fake", "STM32F446ZETx", image.clone(), Flash::DryRun) {
+            Err(ProbeError::Reset { chip, .. }) => assert_eq!(chip, "STM32F446ZETx"),
+            other => panic!("attach and flash pass, reset is where the double stops; got {other:?}"),
+        }
+        match write_image(fake_probe(&image), "fake", "nRF51822_xxAC", image.clone(), Flash::DryRun) {
+            Err(e @ ProbeError::Flash { .. }) => assert!(e.to_string().contains("nucleo-f446ze.elf")),
+            other => panic!("an image for another chip is refused, got {other:?}"),
+        }
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub const MAX_TIME_MS: u32 = 60_000;
 const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
 /// The error of a run stopped with [`PreparedRun::canceller`].
 pub const CANCELLED: &str = "cancelled from the dashboard";
+/// The start of the error of a run whose board's port went away.
+pub const UNPLUGGED: &str = "unplugged";
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -160,6 +162,8 @@ impl PreparedRun {
         }
         let image_path = match &self.target {
             Target::Emulated { image, .. } | Target::Probe { image, .. } => image.clone(),
+            // Whatever the board has: the host has no image of it to read.
+            Target::Serial { port, unplugged, .. } => return self.on_serial(port, unplugged, progress).await,
         };
         let image = match tokio::task::spawn_blocking(move || FirmwareImage::load(&image_path)).await {
             Ok(Ok(image)) => image,
@@ -176,6 +180,34 @@ impl PreparedRun {
             Target::Probe { serial, .. } => {
                 self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string())
             }
+            Target::Serial { .. } => unreachable!("a serial board has returned above"),
+        }
+    }
+
+    /// A board on a serial port, with the firmware it has: its `hello`
+    /// names the build the run records. A port that goes away mid-run (a
+    /// board unplugged) ends it `failed`, keeping what it stored.
+    async fn on_serial(
+        &self,
+        port: &std::path::Path,
+        unplugged: &CancellationToken,
+        progress: impl FnMut(Progress),
+    ) -> Result<Outcome, RecordError> {
+        let path = port.display().to_string();
+        let mut stream = match crate::ports::open(&path) {
+            Ok(stream) => stream,
+            Err(e) => return self.fail(format!("opening {path}: {e}")),
+        };
+        let mut collector = Collector::to(self.recorder.clone());
+        collector.leave_outcome_to_caller = true;
+        let mut decoder = Decoder::new();
+        let counted = Counted::default();
+        let collecting = collector.collect(&mut stream, self.command, &mut decoder, counted.wrap(progress));
+        tokio::select! {
+            biased;
+            () = self.cancel.cancelled() => Ok(counted.cancelled()),
+            () = unplugged.cancelled() => Ok(counted.unplugged(&path)),
+            outcome = collecting => outcome,
         }
     }
 
@@ -299,5 +331,17 @@ impl Counted {
 
     fn cancelled(&self) -> Outcome {
         cancelled(self.results.load(Ordering::Relaxed), self.rejected.load(Ordering::Relaxed))
+    }
+
+    /// The run of a board whose port went away.
+    fn unplugged(&self, port: &str) -> Outcome {
+        let results = self.results.load(Ordering::Relaxed);
+        let kept = if results == 1 { "1 result kept".to_string() } else { format!("{results} results kept") };
+        Outcome {
+            status: RunStatus::Failed,
+            error: Some(format!("{UNPLUGGED}: {port} went away mid-run; {kept}")),
+            results,
+            rejected: self.rejected.load(Ordering::Relaxed),
+        }
     }
 }

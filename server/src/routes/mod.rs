@@ -15,6 +15,7 @@ use crate::security::{TokenDigest, require_token_for_writes};
 pub mod agents;
 pub mod boards;
 pub mod events;
+pub mod flashes;
 pub mod imports;
 pub mod reports;
 pub mod results;
@@ -37,6 +38,10 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
         .route("/runs/{id}/events", get(events::run_events))
         .route("/runs/{id}/cancel", post(runs::cancel_run))
         .route("/results", get(results::results_across_runs))
+        .route(
+            "/flashes",
+            post(flashes::create_flash).layer(DefaultBodyLimit::max(flashes::MAX_FLASH_REQUEST_BYTES)),
+        )
         .route("/uploads", post(uploads::upload).layer(DefaultBodyLimit::max(uploads::MAX_UPLOAD_BYTES)))
         // A log is read twice: previewed (nothing stored), then stored.
         .route(

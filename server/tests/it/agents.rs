@@ -320,6 +320,9 @@ async fn the_server_holds_an_agent_to_the_protocol() {
         note: None,
         host: None,
         connected: true,
+        port: None,
+        probe: None,
+        can_flash: false,
     };
     let hello = FromAgent::Hello {
         protocol: PROTOCOL_VERSION,

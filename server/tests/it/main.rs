@@ -22,3 +22,4 @@ mod migrate;
 mod probe_boards;
 mod rtt_mailbox;
 mod serial_faults;
+mod serial_ports;

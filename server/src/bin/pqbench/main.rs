@@ -1,0 +1,357 @@
+//! `pqbench`, the command line over every crate: the server, a run on a
+//! board, the suite on this host, imports and exports, an agent. Each
+//! command's work is in a module of its own (`board_side`, `serve`, `logs`);
+//! this file is the arguments and the dispatch.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use pqbench_api::{BoardKind, LogFormat, RunRequest};
+use pqbench_collect::boards::{Boards, ProbeWiring};
+use pqbench_collect::ports::{NamedPort, PortOptions};
+use pqbench_collect::runner;
+use pqbench_store::{Location, Store};
+use pqbench_suite::Settings;
+use pqbench_types::Algorithm;
+
+mod board_side;
+mod logs;
+mod serve;
+
+/// Counts what a native benchmark allocates (only on its own thread).
+#[global_allocator]
+static ALLOCATOR: pqbench_collect::native::CountingAllocator = pqbench_collect::native::CountingAllocator;
+
+/// Post-quantum and classical cryptography, measured on boards, in browsers
+/// and on hosts, side by side.
+#[derive(Parser)]
+#[command(name = "pqbench", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(clap::Args, Clone)]
+struct Paths {
+    /// The database: an SQLite file (created when missing), or a
+    /// PostgreSQL URL (postgres://user:password@host/database). Migrated
+    /// when opened.
+    #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
+    db: Location,
+    /// Built dashboard and firmware images (`cargo xtask build` writes them).
+    #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
+    dist: PathBuf,
+}
+
+/// How this host's real boards are reached: debug probes, serial ports.
+#[derive(clap::Args, Clone)]
+struct Wiring {
+    /// SERIAL=BOARD: the probe with that USB serial is wired to BOARD
+    /// (nucleo-f446ze, nucleo-f439zi or b-u585i-iot02a). Repeat for more.
+    /// A probe whose ST-LINK also has a serial port with pqbench firmware
+    /// on it needs none: the firmware says which board it is.
+    #[arg(long = "probe", env = "PQBENCH_PROBES", value_delimiter = ',')]
+    probes: Vec<String>,
+    /// PATH or PATH=BOARD: a serial port to try besides the ST-LINK virtual
+    /// COM ports, which are tried on their own. Repeat for more.
+    #[arg(long = "serial", env = "PQBENCH_SERIAL", value_delimiter = ',')]
+    serial: Vec<String>,
+    /// Where udev's stable names of USB serial ports are.
+    #[arg(long, env = "PQBENCH_SERIAL_BY_ID", default_value = pqbench_collect::ports::BY_ID, hide = true)]
+    serial_by_id: PathBuf,
+    /// Look only at --serial ports and --serial-by-id, not the system's
+    /// own list of serial devices (for tests on pseudo-terminals).
+    #[arg(long, env = "PQBENCH_NO_SYSTEM_PORTS", hide = true)]
+    no_system_ports: bool,
+}
+
+impl Wiring {
+    fn boards(&self, dist: &Path) -> anyhow::Result<Boards> {
+        let wiring = ProbeWiring::parse(self.probes.iter().map(String::as_str))?;
+        let named = self.serial.iter().map(|text| NamedPort::parse(text)).collect::<Result<Vec<_>, _>>();
+        let ports = PortOptions {
+            by_id: self.serial_by_id.clone(),
+            system_ports: !self.no_system_ports,
+            named: named.map_err(|e| anyhow::anyhow!(e))?,
+        };
+        Ok(Boards::new(dist.join("firmware"), wiring).with_serial_ports(ports))
+    }
+}
+
+#[derive(Subcommand)]
+enum Commands {
+    /// Serve the dashboard and the JSON API.
+    Serve {
+        #[command(flatten)]
+        paths: Paths,
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: SocketAddr,
+        /// Required to write (runs, uploads) when set; required to listen
+        /// on anything but loopback.
+        #[arg(long, env = "PQBENCH_TOKEN")]
+        token: Option<String>,
+        /// Takes board agents (`pqbench agent`) that send this token; without
+        /// it, no agent may connect.
+        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
+        agent_token: Option<String>,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// Serve this host's boards to a central server: connect to it, run
+    /// what it asks, and stream the results back. Reconnects when the
+    /// connection drops.
+    Agent {
+        /// The central server: http://host:port.
+        #[arg(long, env = "PQBENCH_SERVER")]
+        server: String,
+        /// The server's agent token (its --agent-token).
+        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
+        token: String,
+        /// This host's name on the dashboard: letters, digits, '-', '_', '.'.
+        /// The system's host name when left out.
+        #[arg(long)]
+        host: Option<String>,
+        /// Built firmware images (`cargo xtask build` writes them).
+        #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
+        dist: PathBuf,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// List the boards a run can start on now: emulated, and on probes.
+    Boards {
+        #[command(flatten)]
+        paths: Paths,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// Run the suite on a board, store the run and print its id.
+    Run {
+        #[arg(long)]
+        board: String,
+        /// Comma-separated, e.g. ML-KEM-768,ML-KEM-512; all when left out.
+        #[arg(long, value_delimiter = ',')]
+        algorithms: Option<Vec<String>>,
+        #[arg(long)]
+        min_iterations: Option<u32>,
+        #[arg(long)]
+        min_time_ms: Option<u32>,
+        /// The firmware build: opt-s (the default), opt-z, opt-3, or
+        /// opt-s-defmt (defmt frames instead of text, on an emulated board).
+        #[arg(long)]
+        variant: Option<String>,
+        /// First write this host's image to the board (a board on a serial
+        /// port with the probe of its ST-LINK attached), as `pqbench flash` does.
+        #[arg(long)]
+        flash: bool,
+        #[command(flatten)]
+        paths: Paths,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// Write this host's image to a board on a serial port through the
+    /// debug probe on the same ST-LINK, restart it, and confirm over the
+    /// port that it runs the new build.
+    Flash {
+        /// The board's id, as `pqbench boards` lists it (serial:...).
+        #[arg(long)]
+        board: String,
+        /// The build to write: opt-s (the default), opt-z or opt-3.
+        #[arg(long, default_value = pqbench_boards::DEFAULT_VARIANT)]
+        variant: String,
+        #[arg(long, env = "PQBENCH_DIST", default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist"))]
+        dist: PathBuf,
+        #[command(flatten)]
+        wiring: Wiring,
+    },
+    /// Run the suite on this host's CPU and store the run.
+    Bench {
+        /// The host's CPU (the only kind of bench there is for now).
+        #[arg(long, required = true)]
+        native: bool,
+        /// Comma-separated, e.g. ML-KEM-768,ML-KEM-512; all when left out.
+        #[arg(long, value_delimiter = ',')]
+        algorithms: Option<Vec<String>>,
+        #[arg(long, default_value_t = runner::DEFAULT_MIN_ITERATIONS)]
+        min_iterations: u32,
+        #[arg(long, default_value_t = runner::DEFAULT_MIN_TIME_MS)]
+        min_time_ms: u32,
+        #[command(flatten)]
+        paths: Paths,
+    },
+    /// Store a published log (wolfCrypt's benchmark output, pqm4's
+    /// benchmarks.md) as runs; print their ids. Lines it does not understand
+    /// are listed on stderr with their numbers.
+    Import {
+        #[arg(value_enum)]
+        format: ImportFormat,
+        /// The log; `-` reads standard input.
+        file: PathBuf,
+        /// The board the log was measured on, e.g. nucleo-f439zi.
+        #[arg(long)]
+        board: Option<String>,
+        /// The board's CPU clock: cycles are derived from times with it
+        /// (wolfCrypt), times from cycles (pqm4).
+        #[arg(long)]
+        clock_hz: Option<u64>,
+        /// Show what would be stored, and store nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[command(flatten)]
+        paths: Paths,
+    },
+    /// Copy every run, result, import and report of an SQLite store into
+    /// an empty PostgreSQL database, ids and all, in one transaction.
+    Migrate {
+        /// The SQLite file.
+        #[arg(long)]
+        from: PathBuf,
+        /// The PostgreSQL database's URL: postgres://user:password@host/database.
+        #[arg(long)]
+        to: String,
+    },
+    /// Print a stored run with its results.
+    Export {
+        #[arg(long)]
+        run: i64,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        #[command(flatten)]
+        paths: Paths,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ImportFormat {
+    Wolfcrypt,
+    Pqm4,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Json,
+    Csv,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "pqbench=info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match Cli::parse().command {
+        Commands::Serve { paths, listen, token, agent_token, wiring } => {
+            let boards = wiring.boards(&paths.dist)?;
+            board_side::watch_ports(&boards);
+            serve::serve(paths, boards, listen, token, agent_token).await
+        }
+        Commands::Agent { server, token, host, dist, wiring } => {
+            serve::check_token(&token).context("the agent token")?;
+            let host = match host {
+                Some(host) => host,
+                None => serve::system_host_name()?,
+            };
+            let boards = Arc::new(wiring.boards(&dist)?);
+            board_side::watch_ports(&boards);
+            let options = pqbench_agent::AgentOptions { server, token, host };
+            tokio::select! {
+                ended = pqbench_agent::run(&options, boards) => Ok(ended?),
+                () = serve::shutdown() => Ok(()),
+            }
+        }
+        Commands::Boards { paths, wiring } => {
+            let boards = Arc::new(wiring.boards(&paths.dist)?);
+            // Every port asked once, to the end, before the list is shown.
+            board_side::ask_ports(&boards).await;
+            let listed = tokio::task::spawn_blocking({
+                let boards = boards.clone();
+                move || boards.list()
+            })
+            .await?;
+            for board in &listed {
+                let chip = board.chip.as_deref().unwrap_or("-");
+                println!("{}\t{}\t{chip}\t{}", board.id, board.variants.join(","), board.name);
+                if let Some(note) = &board.note {
+                    eprintln!("  {}: {note}", board.id);
+                }
+            }
+            if cfg!(feature = "probe-rs") && !listed.iter().any(|b| b.kind == BoardKind::Probe) {
+                eprintln!("no debug probe attached");
+            }
+            for missing in boards.missing() {
+                eprintln!("not available: {missing}");
+            }
+            Ok(())
+        }
+        Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, flash, paths, wiring } => {
+            let algorithms = parse_algorithms(algorithms)?;
+            let boards = wiring.boards(&paths.dist)?;
+            if board.starts_with(pqbench_collect::ports::SERIAL_PREFIX) {
+                board_side::ask_ports(&boards).await;
+            }
+            let variant = if flash {
+                let written = variant.as_deref().unwrap_or(pqbench_boards::DEFAULT_VARIANT);
+                board_side::flash_board(&boards, &board, written).await?;
+                // The board now runs that build: a run names what it has.
+                None
+            } else {
+                variant
+            };
+            let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
+            // Watched during the run too, so an unplugged board ends it.
+            board_side::watch_ports(&boards);
+            board_side::run(paths, boards, request).await
+        }
+        Commands::Flash { board, variant, dist, wiring } => {
+            let boards = wiring.boards(&dist)?;
+            board_side::ask_ports(&boards).await;
+            board_side::flash_board(&boards, &board, &variant).await
+        }
+        Commands::Bench { native: _, algorithms, min_iterations, min_time_ms, paths } => {
+            let algorithms = parse_algorithms(algorithms)?;
+            board_side::bench_native(&paths.db, algorithms, Settings { min_iterations, min_time_ms }).await
+        }
+        Commands::Import { format, file, board, clock_hz, dry_run, paths } => {
+            let format = match format {
+                ImportFormat::Wolfcrypt => LogFormat::Wolfcrypt,
+                ImportFormat::Pqm4 => LogFormat::Pqm4,
+            };
+            logs::import(&paths.db, format, &file, board, clock_hz, dry_run).await
+        }
+        Commands::Export { run, format, paths } => logs::export(&paths.db, run, format).await,
+        Commands::Migrate { from, to } => {
+            let target = match to.parse::<Location>() {
+                Ok(Location::Postgres(_)) => Location::Postgres(to.clone()),
+                _ => bail!("--to must be a postgres:// or postgresql:// URL"),
+            };
+            let migrated = pqbench_store::migrate(&from, &to)
+                .await
+                .with_context(|| format!("migrating {} into {target}", from.display()))?;
+            for (table, rows) in &migrated.tables {
+                eprintln!("{table}: {rows} rows copied");
+            }
+            eprintln!("{} is now in {target}", from.display());
+            Ok(())
+        }
+    }
+}
+
+fn parse_algorithms(names: Option<Vec<String>>) -> anyhow::Result<Option<Vec<Algorithm>>> {
+    let Some(names) = names else { return Ok(None) };
+    let algorithms = names
+        .iter()
+        .map(|n| Algorithm::from_name(n).map_err(|_| anyhow::anyhow!("unknown algorithm {n:?}")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(a) = algorithms.iter().find(|&&a| !pqbench_suite::supports(a)) {
+        bail!("the suite does not measure {a} yet");
+    }
+    Ok(Some(algorithms))
+}
+
+async fn open_store(db: &Location) -> anyhow::Result<Store> {
+    Store::connect(db).await.with_context(|| format!("opening the database {db}"))
+}
