@@ -6,8 +6,9 @@
 //!   second run is quick.
 //! - `build`: firmware images, the browser benchmark, the dashboard and the
 //!   server, into `<target>/dist`.
-//! - `build-dashboard`: the dashboard alone into `<target>/dist`, while
-//!   working on it.
+//! - `build-image BOARD [VARIANT...]`: one board's images (all its variants
+//!   when none is named), and `build-dashboard`: the dashboard alone, into
+//!   `<target>/dist`, while working on them.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
 //! - `test`: setup --tests, build, then every test (Rust and browser), with
 //!   a throwaway PostgreSQL server for the store's tests.
@@ -114,6 +115,19 @@ fn main() -> Result<()> {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)
         }
+        ["build-image", board, variants @ ..] => {
+            let cross = setup::ensure(&project, false)?;
+            let board =
+                Board::by_firmware(board).with_context(|| format!("no board {board} in the catalogue"))?;
+            let variants: Vec<&str> =
+                if variants.is_empty() { board.variants.to_vec() } else { variants.to_vec() };
+            for name in variants {
+                let variant = Variant::named(name).filter(|v| board.offers(v.name));
+                let variant = variant.with_context(|| format!("{} has no variant {name}", board.firmware))?;
+                project.build_image(&cross, board, variant)?;
+            }
+            Ok(())
+        }
         ["build-dashboard"] => {
             let cross = setup::ensure(&project, false)?;
             project.build_dashboard(&cross)
@@ -147,7 +161,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
             );
             std::process::exit(2);
         }
@@ -191,33 +205,7 @@ impl Project {
 
         for board in BOARDS {
             for variant in board.variants() {
-                step(&format!("firmware for {} ({})", board.firmware, variant.name));
-                let image = dist.join("firmware").join(board.image_file(variant));
-                let built = self.build_firmware(cross, board, &board.features(variant), variant);
-                let out = match built {
-                    Ok(out) => out,
-                    // The default variant of the same code linked, so what
-                    // fails here is the memory map: the image outgrew it.
-                    Err(_) if variant.optional => {
-                        eprintln!(
-                            "not offered: {} does not link at {} (see the linker above)",
-                            board.firmware, variant.profile
-                        );
-                        let _ = std::fs::remove_file(&image);
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                };
-                let size = image_size::measure(&out.join("pqbench-firmware"))?;
-                eprintln!("{}", size.report(board));
-                match size.check(board) {
-                    Ok(()) => copy(&out.join("pqbench-firmware"), &image)?,
-                    Err(too_big) if variant.optional => {
-                        eprintln!("not offered: {too_big}");
-                        let _ = std::fs::remove_file(&image);
-                    }
-                    Err(too_big) => return Err(too_big),
-                }
+                self.build_image(cross, board, variant)?;
             }
         }
 
@@ -243,6 +231,41 @@ impl Project {
             copy(&self.root.join("web").join(file), &dist.join(file))?;
         }
         Ok(())
+    }
+
+    /// `variant` of `board` into `<dist>/firmware/<Board::image_file>`,
+    /// checked against the chip; an optional variant that does not fit is
+    /// left out with the reason.
+    fn build_image(&self, cross: &CrossToolchain, board: &Board, variant: &Variant) -> Result<()> {
+        step(&format!("firmware for {} ({})", board.firmware, variant.name));
+        let image = self.dist().join("firmware").join(board.image_file(variant));
+        std::fs::create_dir_all(self.dist().join("firmware"))?;
+        let built = self.build_firmware(cross, board, &board.features(variant), variant);
+        let out = match built {
+            Ok(out) => out,
+            // The default variant of the same code linked, so what fails
+            // here is the memory map: the image outgrew it.
+            Err(_) if variant.optional => {
+                eprintln!(
+                    "not offered: {} does not link at {} (see the linker above)",
+                    board.firmware, variant.profile
+                );
+                let _ = std::fs::remove_file(&image);
+                return Ok(());
+            }
+            Err(e) => return Err(e),
+        };
+        let size = image_size::measure(&out.join("pqbench-firmware"))?;
+        eprintln!("{}", size.report(board));
+        match size.check(board) {
+            Ok(()) => copy(&out.join("pqbench-firmware"), &image),
+            Err(too_big) if variant.optional => {
+                eprintln!("not offered: {too_big}");
+                let _ = std::fs::remove_file(&image);
+                Ok(())
+            }
+            Err(too_big) => Err(too_big),
+        }
     }
 
     /// One firmware image of `board` with `features`, at `variant`'s
