@@ -136,26 +136,33 @@ pub async fn confirm(
     wait: Duration,
 ) -> Result<pqbench_wire::Hello, String> {
     let deadline = tokio::time::Instant::now() + wait;
-    let mut last = String::from("no pqbench firmware answered");
+    // The most telling answer so far: another build beats a port that was
+    // busy or failed, which beats silence (a board still restarting, or an
+    // attempt cut short by the deadline).
+    let mut last = (0, String::from("no pqbench firmware answered"));
     while tokio::time::Instant::now() < deadline {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-        match ports::identify(port, left.min(ports::IDENTIFY_WAIT)).await {
+        let heard = match ports::identify(port, left.min(ports::IDENTIFY_WAIT)).await {
             Answer::Firmware(hello) => {
                 let said = hello.get("build_id").map(String::from);
                 if expected.is_none() || said.as_deref() == expected {
                     return Ok(hello);
                 }
-                last = format!(
-                    "the board says build {}, not {}",
-                    said.as_deref().unwrap_or("(none)"),
-                    expected.unwrap_or("(none)")
-                );
+                let says = said.as_deref().unwrap_or("(none)");
+                (2, format!("the board says build {says}, not {}", expected.unwrap_or("(none)")))
             }
-            Answer::NoFirmware => last = String::from("no pqbench firmware answered"),
-            Answer::Busy(holder) => last = format!("the port is held by another program ({holder})"),
-            Answer::Failed(why) => last = why,
+            Answer::NoFirmware => (0, String::from("no pqbench firmware answered")),
+            Answer::Busy(holder) => {
+                let holder = holder.map(|h| format!(" ({h})")).unwrap_or_default();
+                (1, format!("the port is held by another program{holder}"))
+            }
+            Answer::Failed(why) => (1, why),
+        };
+        if heard.0 >= last.0 {
+            last = heard;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    let last = last.1;
     Err(format!("after {} s {last} on {}", wait.as_secs(), port.display()))
 }

@@ -249,14 +249,17 @@ pub enum Answer {
     Firmware(Hello),
     /// Something else, or nothing, within the wait.
     NoFirmware,
-    /// Another program has the port open.
-    Busy(String),
+    /// Another program has the port open: its name and pid, where this
+    /// user may see them.
+    Busy(Option<String>),
     /// The port could not be opened or read.
     Failed(String),
 }
 
-/// How long a port is given to answer `hello`.
-pub const IDENTIFY_WAIT: Duration = Duration::from_secs(2);
+/// How long a port is given to answer `hello`: a chip answers within
+/// milliseconds, but QEMU notices a client on its pseudo-terminal only on
+/// its next one-second check, and drops what comes before.
+pub const IDENTIFY_WAIT: Duration = Duration::from_secs(4);
 /// `hello` is sent again this often: a chip's UART drops what arrives
 /// before it is enabled.
 const HELLO_EVERY: Duration = Duration::from_millis(400);
@@ -265,12 +268,12 @@ const HELLO_EVERY: Duration = Duration::from_millis(400);
 /// asks it `hello`.
 pub async fn identify(port: &Path, wait: Duration) -> Answer {
     if let Some(holder) = held_by_another(port) {
-        return Answer::Busy(holder);
+        return Answer::Busy(Some(holder));
     }
     let path = port.to_string_lossy().into_owned();
     let mut stream = match open(&path) {
         Ok(stream) => stream,
-        Err(e) if is_busy(&e) => return Answer::Busy("another program".into()),
+        Err(e) if is_busy(&e) => return Answer::Busy(None),
         Err(e) => return Answer::Failed(format!("opening {path}: {e}")),
     };
     let mut decoder = Decoder::new();
@@ -333,7 +336,7 @@ pub fn held_by_another(port: &Path) -> Option<String> {
             fds.filter_map(Result::ok).any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t == device));
         if holds {
             let name = std::fs::read_to_string(process.path().join("comm")).unwrap_or_default();
-            return Some(format!("{} (pid {pid})", name.trim()));
+            return Some(format!("{}, pid {pid}", name.trim()));
         }
     }
     None

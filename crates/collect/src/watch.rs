@@ -22,7 +22,8 @@ pub const SCAN_EVERY: Duration = Duration::from_secs(1);
 /// A port where no firmware answered is asked again this often: a board
 /// flashed by another tool meanwhile shows up without a replug.
 const ASK_AGAIN: Duration = Duration::from_secs(15);
-/// Ports asked at once: each holds a file and a task for up to two seconds.
+/// Ports asked at once: each holds a file and a task for up to
+/// [`ports::IDENTIFY_WAIT`].
 const ASKING_AT_ONCE: usize = 4;
 
 /// A watched port and what is known of it.
@@ -55,7 +56,10 @@ impl WatchedPort {
             None => Some(format!("asking {path} who it is")),
             Some(Answer::Firmware(_)) => None,
             Some(Answer::NoFirmware) => Some(format!("no pqbench firmware answered on {path}")),
-            Some(Answer::Busy(holder)) => Some(format!("busy: held by another program ({holder}) on {path}")),
+            Some(Answer::Busy(Some(holder))) => {
+                Some(format!("busy: held by another program ({holder}) on {path}"))
+            }
+            Some(Answer::Busy(None)) => Some(format!("busy: held by another program on {path}")),
             Some(Answer::Failed(why)) => Some(why.clone()),
         }
     }
@@ -173,7 +177,15 @@ impl SerialWatch {
         let mut ports = self.ports.lock().unwrap_or_else(PoisonError::into_inner);
         // Unplugged meanwhile, or replugged as another device: drop it.
         if let Some(watched) = ports.get_mut(id).filter(|w| w.port.device == port.device) {
-            tracing::info!(board = id, "answered: {answer:?}");
+            match &answer {
+                Answer::Firmware(hello) => tracing::info!(
+                    board = id,
+                    "pqbench firmware answered: {} build {}",
+                    hello.board().unwrap_or("(no board)"),
+                    hello.get("build_id").unwrap_or("(none)")
+                ),
+                other => tracing::info!(board = id, "no pqbench firmware: {other:?}"),
+            }
             watched.answer = Some(answer);
             watched.board = board;
             watched.differs = differs;
