@@ -355,10 +355,10 @@ mod dashboard_requests {
     }
 }
 
-struct Server(Child);
+pub(crate) struct Server(pub Child);
 
 impl Server {
-    fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -370,11 +370,11 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> Result<u16> {
+pub(crate) fn free_port() -> Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn wait_for(base: &str) -> Result<()> {
+pub(crate) fn wait_for(base: &str) -> Result<()> {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !Command::new("curl").args(["-sf", &format!("{base}/api/health")]).output()?.status.success() {
         if Instant::now() > deadline {
@@ -399,13 +399,13 @@ fn curl_json(base: &str, path: &str, body: &Value) -> Result<Value> {
 }
 
 fn wrk(base: &str, path: &str, settings: &Settings) -> Result<Wrk> {
+    wrk_for(base, path, settings.connections, settings.seconds)
+}
+
+/// wrk on `path` with `connections` for `seconds`, from two threads.
+pub(crate) fn wrk_for(base: &str, path: &str, connections: u32, seconds: u32) -> Result<Wrk> {
     let output = Command::new("wrk")
-        .args([
-            "-t2",
-            &format!("-c{}", settings.connections),
-            &format!("-d{}s", settings.seconds),
-            "--latency",
-        ])
+        .args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--latency"])
         .arg(format!("{base}{path}"))
         .output()
         .context("running wrk")?;
@@ -417,12 +417,12 @@ fn wrk(base: &str, path: &str, settings: &Settings) -> Result<Wrk> {
 
 /// What wrk printed, in milliseconds and counts.
 #[derive(Debug, PartialEq)]
-struct Wrk {
-    p50_ms: f64,
-    p99_ms: f64,
-    requests_per_sec: f64,
+pub(crate) struct Wrk {
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub requests_per_sec: f64,
     /// Answers other than 2xx/3xx, and connect, read, write and timeout errors.
-    failed: u64,
+    pub failed: u64,
 }
 
 impl Wrk {
@@ -455,7 +455,7 @@ impl Wrk {
         Ok(Wrk { p50_ms: percentile("50%")?, p99_ms: percentile("99%")?, requests_per_sec, failed })
     }
 
-    fn row(&self, request: &str, what: &str) -> String {
+    pub(crate) fn row(&self, request: &str, what: &str) -> String {
         format!(
             "| {request} | {what} | {:.0} | {:.1} ms | {:.1} ms | {} |\n",
             self.requests_per_sec, self.p50_ms, self.p99_ms, self.failed

@@ -21,6 +21,8 @@
 //! - `bench-load [--results N] [--seconds S] [--connections C] [--postgres]`: the
 //!   explorer's API under concurrent load (wrk) with a million stored
 //!   results, as the load table in BENCHMARKS.md; on SQLite, or on PostgreSQL.
+//! - `bench-boards`: `GET /api/boards` under load (wrk) while the server
+//!   asks 32 silent serial ports who they are, as in BENCHMARKS.md.
 //! - `needs`: measures each operation's RAM on the emulated board and
 //!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
 //!
@@ -30,6 +32,7 @@
 //! neither invalidates the other's fingerprints.
 
 mod bench;
+mod bench_boards;
 mod image_size;
 mod load;
 mod needs;
@@ -148,6 +151,7 @@ fn main() -> Result<()> {
             bench::browser(&project, rest)
         }
         ["bench-load", rest @ ..] => load::load(&project, rest),
+        ["bench-boards"] => bench_boards::boards(&project),
         ["needs"] => {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)?;
@@ -161,7 +165,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres]"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
             );
             std::process::exit(2);
         }
