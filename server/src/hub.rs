@@ -56,7 +56,14 @@ struct Link {
 }
 
 enum Command {
-    Start { run_id: i64, board: String, request: RunRequest, tracker: Tracker, ended: CancellationToken },
+    Start {
+        run_id: i64,
+        board: String,
+        kind: BoardKind,
+        request: RunRequest,
+        tracker: Tracker,
+        ended: CancellationToken,
+    },
     Cancel { run_id: i64 },
 }
 
@@ -168,7 +175,7 @@ impl Agents {
         // cancel work from the first moment a client can ask for them.
         let tracker = live.track(run_id, cancel.clone());
         let start =
-            Command::Start { run_id, board: board.into(), request: local, tracker, ended: ended.clone() };
+            Command::Start { run_id, board: board.into(), kind, request: local, tracker, ended: ended.clone() };
         if let Err(mpsc::error::SendError(Command::Start { tracker, .. })) = commands.send(start) {
             // The connection ended in between: the run never reached it.
             let why = format!("{host} disconnected before the run could start");
@@ -241,6 +248,8 @@ impl Agents {
 /// A run on the agent, as its connection follows it.
 struct InFlight {
     board: String,
+    /// An emulated board has no cycle counter: it may not describe one.
+    kind: BoardKind,
     tracker: Tracker,
     ended: CancellationToken,
     stored: u32,
@@ -391,8 +400,10 @@ async fn follow(
             command = inbox.recv() => {
                 let Some(command) = command else { return "the server is stopping".into() };
                 let sent = match command {
-                    Command::Start { run_id, board, request, tracker, ended } => {
-                        runs.insert(run_id, InFlight { board, tracker, ended, stored: 0, refused: 0, clock: None });
+                    Command::Start { run_id, board, kind, request, tracker, ended } => {
+                        let in_flight =
+                            InFlight { board, kind, tracker, ended, stored: 0, refused: 0, clock: None };
+                        runs.insert(run_id, in_flight);
                         send(socket, &ToAgent::Run { run: run_id, request }).await
                     }
                     Command::Cancel { run_id } => send(socket, &ToAgent::Cancel { run: run_id }).await,
@@ -448,8 +459,11 @@ async fn receive(
         }
         FromAgent::Described { run, build, clock_hz, ticks_per_second, tick_unit } => {
             run_of(runs, run)?;
-            let unit = TickUnit::parse(&tick_unit).ok().filter(|_| ticks_per_second > 0);
             let Some(r) = runs.get_mut(&run) else { return Ok(()) };
+            let unit = TickUnit::parse(&tick_unit)
+                .ok()
+                .filter(|_| ticks_per_second > 0)
+                .filter(|&unit| !(unit == TickUnit::Cycles && r.kind == BoardKind::Emulated));
             // A board describes itself once, before its results: a second
             // description would re-time results already stored (a local
             // board's second hello is a restart).

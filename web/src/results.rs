@@ -4,7 +4,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use pqbench_types::{Algorithm, BenchResult, Family, Operation, Status};
-use pqbench_view::{Column, HistoryOf, Sort, View};
+use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp};
 
 use crate::alert::Alert;
 use crate::components::{FilterSelect, Table, muted};
@@ -209,6 +209,7 @@ fn result_row(r: BenchResult) -> impl IntoView {
         }
     };
     let status = r.status.as_str();
+    let work = WorkPerOp::of(&r);
     let figure = |field: &'static str, value: Option<f64>, text: String| {
         view! {
             <td class="num" data-field=field data-value=value.map(|v| v.to_string())>
@@ -239,22 +240,18 @@ fn result_row(r: BenchResult) -> impl IntoView {
             </td>
             {figure("ops_per_sec", r.ops_per_sec, format::rate(r.ops_per_sec))}
             {figure("avg_ms", r.avg_ms, format::duration_ms(r.avg_ms))}
-            // Ticks stand in where the board has no cycle counter, with
-            // their unit, so an emulator's count is never read as cycles.
+            // Each count says what it is: cycles from a chip's counter,
+            // instructions from an emulator (never read as cycles), and
+            // nothing for a clock of time (its figure is the time columns').
             <td class="num" data-field="cycles_per_op" data-value=r.cycles_per_op.map(|v| v.to_string())>
-                {match (r.cycles_per_op, r.ticks_per_op) {
-                    (Some(cycles), _) => Either::Left(format::ticks(Some(cycles))),
-                    (None, ticks) => {
-                        Either::Right(
-                            view! {
-                                <span class="muted" data-field="ticks_per_op">{format::ticks(ticks)}</span>
-                                {r.tick_unit
-                                    .filter(|_| ticks.is_some())
-                                    .map(|unit| view! { " " <span class="unit">{unit}</span> })}
-                            },
-                        )
+                {work.map(|work| {
+                    let class = if matches!(work, WorkPerOp::Cycles(_)) { "" } else { "muted" };
+                    view! {
+                        <span class=class data-field="ticks_per_op">{format::ticks(Some(work.value()))}</span>
+                        " "
+                        <span class="unit">{work.unit()}</span>
                     }
-                }}
+                })}
             </td>
             {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
             {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}

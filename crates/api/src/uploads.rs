@@ -79,6 +79,17 @@ impl Upload {
         }
         let unit = TickUnit::parse(&self.tick_unit)
             .map_err(|_| format!("unknown tick_unit {:?}", self.tick_unit))?;
+        // A browser's and a host's clock count time. Cycles come only from a
+        // board's cycle counter (the host derives them for a chip whose
+        // clock it knows); a figure shown as cycles must be cycles.
+        if unit != TickUnit::Nanoseconds {
+            return Err(format!(
+                "a {} upload's clock is in nanoseconds (tick_unit \"ns\"), not {:?}: only a board with a \
+                 cycle counter reports cycles",
+                self.source.as_str(),
+                self.tick_unit
+            ));
+        }
         if self.ticks_per_second == 0 {
             return Err("ticks_per_second must be positive".into());
         }
@@ -226,6 +237,24 @@ mod tests {
     }
 
     #[test]
+    fn a_browser_or_a_host_cannot_claim_cycles() {
+        for unit in ["cycles", "qemu-instructions/40", "qemu-ticks"] {
+            let refused = refused(|u| u.tick_unit = unit.into());
+            assert!(refused.contains("nanoseconds") && refused.contains(unit), "{refused}");
+            let native = refused_native(unit);
+            assert!(native.contains("native upload"), "{native}");
+        }
+    }
+
+    fn refused_native(unit: &str) -> String {
+        refused(|u| {
+            u.source = Source::Native;
+            u.board = "native:lab".into();
+            u.tick_unit = unit.into();
+        })
+    }
+
+    #[test]
     fn the_clock_is_bounded() {
         assert!(refused(|u| u.ticks_per_second = 0).contains("positive"));
         assert!(refused(|u| u.ticks_per_second = MAX_TICKS_PER_SECOND + 1).contains("picosecond"));
@@ -350,10 +379,14 @@ mod tests {
                 };
                 let mut u = upload();
                 u.ticks_per_second = ticks_per_second;
-                u.tick_unit = "cycles".into();
                 u.measurements = vec![m];
                 let clock = u.check().unwrap_or_else(|e| panic!("{m:?} at {ticks_per_second}: {e}"));
                 let result = BenchResult::from_measurement(&m, &clock);
+                assert_eq!(result.unsound_figure(), None, "{result:?}");
+                // The same counts from a board's cycle counter, which also
+                // derive cycles per operation.
+                let cycles = Clock { ticks_per_second, unit: TickUnit::Cycles };
+                let result = BenchResult::from_measurement(&m, &cycles);
                 assert_eq!(result.unsound_figure(), None, "{result:?}");
             }
         }

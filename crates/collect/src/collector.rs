@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use pqbench_types::{Algorithm, BenchResult, Clock, Operation, RunStatus};
+use pqbench_types::{Algorithm, BenchResult, Clock, Operation, RunStatus, TickUnit};
 use pqbench_wire::{Command, Event, Hello, Record, RunCommand};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -44,6 +44,9 @@ pub struct Collector {
     /// The image the board runs, when the host knows it: its build id must
     /// be the one the board says, and its hash is recorded on the run.
     pub image: Option<ImageIdentity>,
+    /// The board is an emulator: it has no cycle counter, so a `hello`
+    /// that says cycles is refused rather than shown as cycles.
+    pub emulated: bool,
     /// Leave recording the outcome to the caller, which ends the run only
     /// once the board is torn down and free again: a client that sees the
     /// run ended may start the next at once.
@@ -115,6 +118,7 @@ impl Collector {
             recorder,
             silence: Duration::from_secs(120),
             image: None,
+            emulated: false,
             leave_outcome_to_caller: false,
         }
     }
@@ -248,6 +252,13 @@ impl Collector {
                 Ok(clock) => {
                     if let Some(refusal) = self.check_image(&hello) {
                         return Ok(Some(Ending::Refused(refusal)));
+                    }
+                    if self.emulated && clock.unit == TickUnit::Cycles {
+                        return Ok(Some(Ending::Refused(
+                            "the emulated board's hello claims a cycle counter, which an emulator has not: \
+                             its counts are instructions or ticks, never cycles"
+                                .into(),
+                        )));
                     }
                     let mut build = hello.build();
                     build.elf_sha256 = self.image.as_ref().map(|image| image.sha256.clone());

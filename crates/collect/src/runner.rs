@@ -240,6 +240,7 @@ impl PreparedRun {
         let mut collector = Collector::to(self.recorder.clone());
         collector.leave_outcome_to_caller = true;
         collector.silence = EMULATED_SILENCE;
+        collector.emulated = true;
         collector.image = Some((&image).into());
         let counted = Counted::default();
         // Cancelling drops the collection mid-way, and only it: the emulator

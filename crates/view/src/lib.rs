@@ -16,8 +16,10 @@ extern crate alloc;
 
 pub mod csv;
 pub mod query;
+pub mod work;
 
 pub use query::{QueryError, ResultQuery};
+pub use work::WorkPerOp;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -84,7 +86,9 @@ impl Column {
         match self {
             Column::OpsPerSec => "ops/s",
             Column::AvgMs => "Average",
-            Column::CyclesPerOp => "Cycles/op",
+            // Each cell names its unit: cycles on a chip, instructions on
+            // an emulator; a clock of time has none.
+            Column::CyclesPerOp => "Cycles or instr./op",
             Column::MinMs => "Min",
             Column::MedianMs => "Median",
             Column::MaxMs => "Max",

@@ -393,3 +393,27 @@ async fn a_board_sending_only_noise_fails_the_run_after_the_silence_allowed() {
     assert!(waited < Duration::from_secs(5), "{waited:?}");
     assert!(store.results(run_id).await.unwrap().is_empty());
 }
+
+/// An emulator has no cycle counter: a hello from an emulated board that
+/// claims one fails the run before any figure is stored as cycles.
+#[tokio::test]
+async fn an_emulated_board_that_claims_cycles_is_refused() {
+    let (_dir, store, run_id) = store_with_run().await;
+    let cycles_hello = record(
+        kind::HELLO,
+        &[("board", "qemu-mps2-an386"), ("ticks_per_second", "25000000"), ("tick_unit", "cycles")],
+    );
+    let keygen = measurement(Algorithm::MlKem768, Operation::Keygen, 70_546);
+    let mut stream = cycles_hello.into_bytes();
+    stream.extend_from_slice(result_line(&keygen).as_bytes());
+    let (mut host, far) = SerialStream::pair().unwrap();
+    let board = board(far, stream);
+    let mut collector = Collector::to(StoreRecorder::for_run(&store, run_id));
+    collector.emulated = true;
+    let outcome =
+        collector.collect(&mut host, RunCommand::new(3, 0), &mut Decoder::new(), |_| {}).await.unwrap();
+    board.await.unwrap();
+    assert_eq!(outcome.status, RunStatus::Failed);
+    assert!(outcome.error.as_deref().unwrap_or_default().contains("never cycles"), "{outcome:?}");
+    assert!(store.results(run_id).await.unwrap().is_empty());
+}
