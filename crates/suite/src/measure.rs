@@ -9,10 +9,12 @@ pub trait Platform {
     /// The current tick count; monotonic, in `clock().unit`.
     fn now(&mut self) -> u64;
 
-    /// The smallest step `now` is seen to take, in ticks. Where it is
-    /// coarser than a tick (a browser rounds `performance.now()` to
-    /// microseconds), a call quicker than a few steps is timed in batches
-    /// rather than read as 0 or one step.
+    /// The smallest step `now` is seen to take, in ticks, or a fifth of
+    /// what reading it costs, whichever is larger. Where it is coarser
+    /// than a tick (a browser rounds `performance.now()` to microseconds),
+    /// or a reading costs many ticks (a host's clock read takes tens of
+    /// nanoseconds), a call quicker than a few steps is timed in batches
+    /// rather than read as 0 or one step, or as mostly the clock's own cost.
     fn timer_resolution(&self) -> u64 {
         1
     }
@@ -210,14 +212,18 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     }
 
     /// How many calls each sample times: one where the clock resolves a
-    /// call well, else enough for a sample to span [`RESOLUTION_STEPS`]
-    /// steps of the clock.
+    /// call well, else enough for a sample to span more than
+    /// [`RESOLUTION_STEPS`] steps of the clock.
     fn calls_per_sample<T>(&mut self, call: &mut impl FnMut() -> T) -> u32 {
         let resolution = self.platform.timer_resolution();
         if resolution <= 1 {
             return 1;
         }
-        let wanted = resolution.saturating_mul(RESOLUTION_STEPS);
+        // Read on the same coarse clock, a span of n steps may truly be
+        // just over n - 1: asking for one step more makes the true span of
+        // a sample at least RESOLUTION_STEPS steps, so one step of rounding
+        // is less than 1/RESOLUTION_STEPS of it.
+        let wanted = resolution.saturating_mul(RESOLUTION_STEPS + 1);
         let mut calls = 1u32;
         loop {
             let elapsed = self.timed_calls(call, calls);
@@ -235,9 +241,11 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
 }
 
 /// Clock steps a sample spans at least: a step of rounding is then under
-/// 5% of a sample, and a call that long is still timed alone, so that its
-/// min and max stay those of single calls.
-const RESOLUTION_STEPS: u64 = 20;
+/// 4% of a sample, and the batch mean's whole ticks under 1% more for a
+/// call of 100 ticks or longer, so batched figures round by less than 5%.
+/// A call that long is still timed alone, keeping its min and max those of
+/// single calls.
+const RESOLUTION_STEPS: u64 = 25;
 /// Calls in one batch at most: a hash of 1 KiB at a 100 µs resolution.
 const MAX_BATCH: u32 = 1 << 16;
 

@@ -347,7 +347,7 @@ fn calls_quicker_than_the_clock_are_timed_in_batches_that_span_it() {
     assert!(calls > 1, "{m:?}");
     assert_eq!(m.iterations, 3 * calls, "three samples of {calls} calls");
     assert!(m.is_consistent(), "{m:?}");
-    // The batch is sized so that a sample spans 20 steps at the pace of
+    // The batch is sized so that a sample spans 25 steps at the pace of
     // its calibration; this clock is the host's wall clock, so later
     // samples may run faster than that (the other core freed, as in a
     // test run where one sample spanned 16). Half of it leaves that room
@@ -364,4 +364,63 @@ fn a_clock_that_resolves_a_call_times_each_call_alone() {
         "{:?}",
         collected.results
     );
+}
+
+/// A clock that moves only when the operation runs: each call costs
+/// exactly `cost` ticks, and the clock is read in steps of `step` ticks, as
+/// a browser's is. Nothing here depends on the machine the test runs on.
+struct SteppedClock {
+    now: std::rc::Rc<Cell<u64>>,
+    step: u64,
+}
+
+impl Platform for SteppedClock {
+    fn clock(&self) -> Clock {
+        Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds }
+    }
+    fn now(&mut self) -> u64 {
+        self.now.get() / self.step * self.step
+    }
+    fn timer_resolution(&self) -> u64 {
+        self.step
+    }
+    fn memory_start(&mut self) {}
+    fn memory_stop(&mut self) -> MemoryUse {
+        MemoryUse::default()
+    }
+}
+
+#[test]
+fn batched_figures_round_by_less_than_five_percent() {
+    let step = 5_000;
+    // From far below one step (but at least 100 ticks, as a batch mean is a
+    // whole number of ticks) to just below a batch of one, and odd costs
+    // that never divide the step evenly.
+    for cost in [100u64, 137, 999, 1_999, 4_999, 5_001, 19_999, 33_333, 124_999, 125_001] {
+        let now = std::rc::Rc::new(Cell::new(0));
+        let mut platform = SteppedClock { now: now.clone(), step };
+        let mut collected = Collected::default();
+        let mut samples = [0u64; 32];
+        let mut session = measure::Session::new(
+            &mut platform,
+            &mut collected,
+            &Settings { min_iterations: 7, min_time_ms: 0 },
+            &mut samples,
+            1,
+        );
+        session.time(Algorithm::Sha256, Operation::Hash, || now.set(now.get() + cost));
+        let [m] = &collected.results[..] else { panic!("{:?}", collected.results) };
+        let calls = u64::from(m.batch.unwrap_or(1));
+        // A sample spans at least 25 steps: one step of rounding is under 4%.
+        assert!(calls * cost >= 25 * step, "cost {cost}: {m:?}");
+        let within = |figure: f64, what: &str| {
+            let error = (figure - cost as f64).abs() / cost as f64;
+            assert!(error < 0.05, "cost {cost}: {what} {figure} is {:.2}% off: {m:?}", error * 100.0);
+        };
+        within(m.total_ticks as f64 / f64::from(m.iterations), "the mean");
+        within(m.min_ticks as f64, "the min");
+        within(m.median_ticks as f64, "the median");
+        within(m.max_ticks as f64, "the max");
+        assert!(m.is_consistent(), "{m:?}");
+    }
 }
