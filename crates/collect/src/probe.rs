@@ -431,12 +431,14 @@ mod tests {
     #[test]
     fn a_serial_board_s_image_is_written_checked_against_the_chip_then_reset() {
         // The text-records image a board on its serial port runs: no RTT
-        // needed, so the double gets as far as the reset.
+        // and no halt needed, so the whole sequence runs on the double:
+        // attach, the image checked against the chip's flash map (a dry
+        // run: the mock runs no flash algorithm), and a reset that lets the
+        // core run (the double does not wait on DHCSR for it, as it does
+        // for a reset-and-halt).
         let image = image("nucleo-f446ze.elf");
-        match write_image(fake_probe(&image), "fake", "STM32F446ZETx", image.clone(), Flash::DryRun) {
-            Err(ProbeError::Reset { chip, .. }) => assert_eq!(chip, "STM32F446ZETx"),
-            other => panic!("attach and flash pass, reset is where the double stops; got {other:?}"),
-        }
+        let written = write_image(fake_probe(&image), "fake", "STM32F446ZETx", image.clone(), Flash::DryRun);
+        assert!(written.is_ok(), "{written:?}");
         match write_image(fake_probe(&image), "fake", "nRF51822_xxAC", image.clone(), Flash::DryRun) {
             Err(e @ ProbeError::Flash { .. }) => assert!(e.to_string().contains("nucleo-f446ze.elf")),
             other => panic!("an image for another chip is refused, got {other:?}"),
