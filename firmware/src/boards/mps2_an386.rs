@@ -24,8 +24,8 @@ pub fn init_clocks() -> super::Clocks {
         source: super::ClockSource::Qemu,
         clock_hz: CLOCK_HZ,
         ticks_per_second: TICKS_PER_SECOND,
-        // The APB the UART is on runs at the system clock; its divider is
-        // fixed below all the same, as QEMU ignores it.
+        // The APB the UART is on runs at the system clock; the UART's
+        // divider is fixed all the same (`Uart::init`): QEMU ignores it.
         uart_hz: CLOCK_HZ as u32,
     }
 }
