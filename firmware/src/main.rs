@@ -35,10 +35,12 @@ fn main() -> ! {
     let samples =
         cortex_m::singleton!(: [u64; MAX_SAMPLES] = [0; MAX_SAMPLES]).expect("samples are taken once");
 
+    // Set once by the bring-up: what `hello` says for the rest of the boot.
+    let clocks = board.clocks();
     Records::new(board.serial()).banner();
     let mut line = [0u8; report::MAX_LINE];
     loop {
-        let text = match report::next_line(board.serial(), &mut line) {
+        let text = match report::next_line(board.serial(), &clocks, &mut line) {
             Ok(text) => text,
             Err(reason) => {
                 Records::new(board.serial()).error(reason);
@@ -46,14 +48,14 @@ fn main() -> ! {
             }
         };
         match Command::parse(text) {
-            Ok(Command::Hello) => Records::new(board.serial()).hello(),
+            Ok(Command::Hello) => Records::new(board.serial()).hello(&clocks),
             Ok(Command::Calibrate) => {
                 let (platform, serial) = board.start_run();
                 let calibration = pqbench_suite::calibrate::calibrate(platform);
                 Records::new(serial).calibration(&calibration);
             }
             Ok(Command::Run(run)) => {
-                Records::new(board.serial()).hello();
+                Records::new(board.serial()).hello(&clocks);
                 let settings = Settings { min_iterations: run.min_iterations, min_time_ms: run.min_time_ms };
                 let (platform, serial) = board.start_run();
                 let mut records = Records::new(serial);

@@ -46,9 +46,17 @@ pub fn Results() -> impl IntoView {
         }
         .into_any()
     };
+    // The open run's board fell back to another clock: its figures are not
+    // the board's usual ones, which is the first thing to know of them.
+    let runs = expect_context::<RunList>();
+    let clock_warning = move || {
+        let warning = shown.selected.get().and_then(|id| runs.clock_warning_of(id))?;
+        Some(view! { <p class="warning clock-warning" role="note">{warning}</p> })
+    };
     view! {
         <section id="results">
             <h2>"Results" {move || shown.selected.get().map(|id| format!(" of run {id}"))}</h2>
+            {clock_warning}
             <Share />
             <Filters />
             {content}

@@ -26,6 +26,13 @@ impl RunList {
         self.0.refetch();
     }
 
+    /// What to warn of the clock run `id`'s board ran at, if the list has
+    /// the run and its board fell back (see [`clock_warning`]).
+    pub fn clock_warning_of(self, id: i64) -> Option<String> {
+        self.0
+            .with(|listed| listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(clock_warning))
+    }
+
     /// The board run `id` was made on, if the list has it.
     pub fn board_of(self, id: i64) -> Option<String> {
         self.0
@@ -34,6 +41,17 @@ impl RunList {
             })
             .flatten()
     }
+}
+
+/// What a person should know of the clock a run's board ran at, when it is
+/// not that board's usual one: its firmware fell back (no 8 MHz clock from
+/// the ST-LINK, or a PLL that did not lock) and said so in its `hello`'s
+/// `clock_source`, which a run keeps in its build's `extra` beside the
+/// firmware's own board id (a serial board's run id is its port's). The
+/// sentence is the board catalogue's, as the board list shows it.
+pub fn clock_warning(run: &Run) -> Option<String> {
+    let said = |key: &str| run.build.extra.get(key).map(String::as_str);
+    pqbench_boards::clock_note(said("board"), said("clock_source")).map(|note| format!("clock: {note}"))
 }
 
 #[component]
@@ -73,6 +91,7 @@ fn run_row(run: Run) -> impl IntoView {
     let shown = expect_context::<Shown>();
     let id = run.id;
     let status = run.status.as_str();
+    let clock = clock_warning(&run);
     let compare = move |event| {
         let on = event_target_checked(&event);
         shown.edit(|view| {
@@ -110,6 +129,9 @@ fn run_row(run: Run) -> impl IntoView {
             <td>
                 <code>{run.board}</code>
                 {run.host.map(|host| view! { " " <span class="host run-host">"on " {host}</span> })}
+                // Figures at a fallback clock are not the board's usual
+                // ones: say so where the run is listed.
+                {clock.map(|warning| view! { <span class="note warning clock-warning">{warning}</span> })}
             </td>
             <td>{run.source.as_str()}</td>
             <td>

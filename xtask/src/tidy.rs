@@ -158,6 +158,33 @@ fn every_board_has_its_platform_layer() {
     }
 }
 
+/// The `clock_source` tokens the firmware can send: the strings of
+/// `ClockSource::as_str` in `firmware/src/boards/mod.rs`.
+fn firmware_clock_sources() -> BTreeSet<String> {
+    let text = read("firmware/src/boards/mod.rs");
+    let body = text.split("pub const fn as_str(self)").nth(1).expect("ClockSource::as_str");
+    let body = &body[..body.find("\n    }\n").expect("the end of as_str")];
+    body.lines()
+        .filter(|line| line.contains("ClockSource::") && line.contains("=>"))
+        .filter_map(|line| Some(line.split('"').nth(1)?.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_firmware_sends_the_clock_sources_the_catalogue_knows() {
+    let sent = firmware_clock_sources();
+    assert!(sent.contains("hse-bypass") && sent.contains("qemu"), "read from as_str: {sent:?}");
+    let known: BTreeSet<String> = BOARDS
+        .iter()
+        .flat_map(|b| std::iter::once(b.clock.normal).chain(b.clock.fallbacks.iter().map(|f| f.source)))
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        sent, known,
+        "firmware/src/boards/mod.rs's ClockSource and the catalogue's clock sources (crates/boards/src/lib.rs)"
+    );
+}
+
 #[test]
 fn the_readme_lists_every_board() {
     let readme = read("README.md");

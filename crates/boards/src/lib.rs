@@ -36,7 +36,68 @@ pub struct Board {
     /// The build variants made for it, by name (see [`VARIANTS`]); the
     /// first is the default, `opt-s`.
     pub variants: &'static [&'static str],
+    /// What its firmware's `hello` may say as `clock_source`.
+    pub clock: Clocking,
 }
+
+/// The clock sources a board's firmware reports (`clock_source` in its
+/// `hello`): the one its bring-up aims for, and those it falls back to
+/// when that fails, each with what a person should be told.
+#[derive(Debug)]
+pub struct Clocking {
+    /// The `clock_source` of a board whose clocks came up as planned.
+    pub normal: &'static str,
+    pub fallbacks: &'static [ClockFallback],
+}
+
+/// A clock the firmware settled for, and why it matters.
+#[derive(Debug)]
+pub struct ClockFallback {
+    /// Its `clock_source` token.
+    pub source: &'static str,
+    /// A sentence for the dashboard and the board list: what happened and
+    /// what it does to the figures.
+    pub note: &'static str,
+}
+
+/// The NUCLEO-144 STM32F4 boards (`firmware/src/boards/stm32f4.rs`): 180
+/// MHz from the PLL on the ST-LINK's 8 MHz clock (HSE bypass); without that
+/// clock, the same 180 MHz from the PLL on the internal 16 MHz oscillator
+/// (HSI); failing that, the HSI itself. The HSI is factory-trimmed to about
+/// 1% at room temperature (the F4 datasheets' HSI accuracy), the
+/// ST-LINK's crystal to a few parts per million.
+const NUCLEO144_CLOCK: Clocking = Clocking {
+    normal: "hse-bypass",
+    fallbacks: &[
+        ClockFallback {
+            source: "hsi-pll",
+            note: "no 8 MHz clock from the ST-LINK (HSE did not start): running at 180 MHz from the \
+                   internal 16 MHz oscillator; cycle counts hold, times are only as exact as that \
+                   oscillator (about 1%)",
+        },
+        ClockFallback {
+            source: "hsi",
+            note: "clock bring-up failed (no 8 MHz clock from the ST-LINK, or the PLL did not lock): \
+                   running at 16 MHz from the internal oscillator, not 180 MHz",
+        },
+    ],
+};
+
+/// The B-U585I-IOT02A (`firmware/src/boards/stm32u5.rs`): 160 MHz from the
+/// PLL on the internal 16 MHz oscillator (HSI16), needing nothing from the
+/// ST-LINK; failing that, the chip's reset clock, MSIS at 4 MHz.
+const U585_CLOCK: Clocking = Clocking {
+    normal: "hsi-pll",
+    fallbacks: &[ClockFallback {
+        source: "msi",
+        note: "clock bring-up failed (the PLL did not lock): running at 4 MHz from the reset \
+               oscillator (MSIS), not 160 MHz",
+    }],
+};
+
+/// QEMU models no clock tree: the firmware leaves the clock as QEMU
+/// starts it.
+const QEMU_CLOCK: Clocking = Clocking { normal: "qemu", fallbacks: &[] };
 
 /// The memory a board's images must fit.
 #[derive(Debug)]
@@ -181,6 +242,7 @@ pub const BOARDS: &[Board] = &[
             serials: &["pty"],
         }),
         variants: &["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"],
+        clock: QEMU_CLOCK,
     },
     Board {
         firmware: "netduinoplus2",
@@ -196,6 +258,7 @@ pub const BOARDS: &[Board] = &[
             serials: &["null", "null", "pty"],
         }),
         variants: &["opt-s", "opt-z", "opt-3"],
+        clock: QEMU_CLOCK,
     },
     Board {
         firmware: "nucleo-f446ze",
@@ -205,6 +268,7 @@ pub const BOARDS: &[Board] = &[
         pqc: Pqc::RustCrypto,
         reached: Reached::Chip { probe_rs_chip: "STM32F446ZETx" },
         variants: CHIP_VARIANTS,
+        clock: NUCLEO144_CLOCK,
     },
     Board {
         firmware: "nucleo-f439zi",
@@ -214,6 +278,7 @@ pub const BOARDS: &[Board] = &[
         pqc: Pqc::Libcrux,
         reached: Reached::Chip { probe_rs_chip: "STM32F439ZITx" },
         variants: CHIP_VARIANTS,
+        clock: NUCLEO144_CLOCK,
     },
     Board {
         firmware: "b-u585i-iot02a",
@@ -223,6 +288,7 @@ pub const BOARDS: &[Board] = &[
         pqc: Pqc::Libcrux,
         reached: Reached::Chip { probe_rs_chip: "STM32U585AIIx" },
         variants: CHIP_VARIANTS,
+        clock: U585_CLOCK,
     },
 ];
 
@@ -272,6 +338,22 @@ impl Board {
         }
     }
 
+    /// What a person should be told of the clock a `hello` of this board
+    /// says it runs at (`clock_source`): nothing when it is the one its
+    /// firmware aims for, the fallback's sentence when it fell back, and
+    /// the plain fact for a source this catalogue does not know (firmware
+    /// newer than the host).
+    pub fn clock_note(&self, clock_source: &str) -> Option<String> {
+        if clock_source == self.clock.normal {
+            return None;
+        }
+        let known = self.clock.fallbacks.iter().find(|f| f.source == clock_source);
+        Some(match known {
+            Some(fallback) => String::from(fallback.note),
+            None => format!("clock source {clock_source}, not this board's usual {}", self.clock.normal),
+        })
+    }
+
     /// The variants made for this board.
     pub fn variants(&self) -> impl Iterator<Item = &'static Variant> + '_ {
         self.variants.iter().filter_map(|name| Variant::named(name))
@@ -304,6 +386,14 @@ impl Board {
             (Transport::DefmtRtt, _) => format!("{}-defmt-rtt.elf", self.firmware),
         }
     }
+}
+
+/// What a person should be told of a board's clock, from its `hello`: its
+/// `board` and `clock_source` fields. Nothing for a board the catalogue
+/// does not know, or firmware that does not say its clock source (older
+/// than the field).
+pub fn clock_note(board_id: Option<&str>, clock_source: Option<&str>) -> Option<String> {
+    Board::by_id(board_id?)?.clock_note(clock_source?)
 }
 
 impl Variant {
@@ -353,5 +443,41 @@ mod tests {
         assert_eq!(f446.image_file(named(PROBE_VARIANT)), "nucleo-f446ze-defmt-rtt.elf");
         assert_eq!(f446.features(named(PROBE_VARIANT)), "nucleo-f446ze,pqc-rustcrypto,defmt-rtt");
         assert_eq!(Board::emulated("qemu-netduinoplus2").map(|(b, _)| b.firmware), Some("netduinoplus2"));
+    }
+
+    #[test]
+    fn only_a_fallback_clock_is_worth_a_note() {
+        for board in BOARDS {
+            assert_eq!(board.clock_note(board.clock.normal), None, "{}", board.firmware);
+            let mut tokens = BTreeSet::from([board.clock.normal]);
+            for fallback in board.clock.fallbacks {
+                assert!(tokens.insert(fallback.source), "{}: {} twice", board.firmware, fallback.source);
+                assert_eq!(board.clock_note(fallback.source).as_deref(), Some(fallback.note));
+            }
+            // Sent as they are on defmt and percent-encoded on text: short
+            // tokens of the characters every transport keeps.
+            for token in tokens {
+                assert!(
+                    !token.is_empty()
+                        && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                    "{}: {token:?}",
+                    board.firmware
+                );
+            }
+        }
+        // The U5's normal clock is a NUCLEO's fallback: what is worth a
+        // note depends on the board.
+        assert_eq!(clock_note(Some("b-u585i-iot02a"), Some("hsi-pll")), None);
+        let f446 = clock_note(Some("nucleo-f446ze"), Some("hsi-pll")).unwrap();
+        assert!(f446.starts_with("no 8 MHz clock from the ST-LINK"), "{f446}");
+        assert!(clock_note(Some("nucleo-f439zi"), Some("hsi")).unwrap().contains("16 MHz"));
+        assert_eq!(clock_note(Some("qemu-netduinoplus2"), Some("qemu")), None);
+        assert_eq!(
+            clock_note(Some("nucleo-f446ze"), Some("pll-from-moon")).as_deref(),
+            Some("clock source pll-from-moon, not this board's usual hse-bypass")
+        );
+        assert_eq!(clock_note(Some("nucleo-f446ze"), None), None, "firmware older than the field");
+        assert_eq!(clock_note(Some("a-board-of-another-host"), Some("hsi")), None);
+        assert_eq!(clock_note(None, Some("hsi")), None);
     }
 }

@@ -64,6 +64,15 @@ impl WatchedPort {
         }
     }
 
+    /// What to tell a person of the clock its firmware says it runs at,
+    /// when that is not its board's usual one (the catalogue's sentence,
+    /// e.g. no 8 MHz clock from the ST-LINK): figures measured there are
+    /// not the board's usual ones.
+    pub fn clock_note(&self) -> Option<String> {
+        let source = self.hello()?.get("clock_source")?;
+        self.board?.clock_note(source).map(|note| format!("clock: {note}"))
+    }
+
     pub fn unplugged(&self) -> CancellationToken {
         self.unplugged.clone()
     }
@@ -273,6 +282,12 @@ impl SerialWatch {
                     && image.is_some_and(|i| i.is_file())
                     && !busy.contains(&id);
                 let refusal = watched.refusal();
+                // Why it cannot run, or that its firmware is not this
+                // host's; and, either way, a clock it fell back to.
+                let notes: Vec<String> = [refusal.clone().or(watched.differs.clone()), watched.clock_note()]
+                    .into_iter()
+                    .flatten()
+                    .collect();
                 let name = match (watched.board, watched.hello()) {
                     (Some(board), Some(_)) => format!("{} on {path}", board.name),
                     (None, Some(hello)) => {
@@ -290,7 +305,7 @@ impl SerialWatch {
                         Vec::new()
                     },
                     chip: chip.map(String::from),
-                    note: refusal.or(watched.differs.clone()),
+                    note: (!notes.is_empty()).then(|| notes.join("; ")),
                     host: None,
                     connected: true,
                     port: Some(path),
@@ -300,5 +315,42 @@ impl SerialWatch {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A port where a board's firmware answered `hello` with these fields.
+    fn answered(fields: &[(&str, &str)]) -> WatchedPort {
+        let hello = Hello { fields: fields.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect() };
+        WatchedPort {
+            port: FoundPort {
+                path: "/dev/ttyACM0".into(),
+                device: "/dev/ttyACM0".into(),
+                usb: None,
+                named: false,
+                named_board: None,
+            },
+            board: hello.board().and_then(CatalogueBoard::by_id),
+            answer: Some(Answer::Firmware(hello)),
+            differs: None,
+            asked_at: None,
+            unplugged: CancellationToken::new(),
+        }
+    }
+
+    #[test]
+    fn a_board_on_a_fallback_clock_says_why_and_one_on_its_own_says_nothing() {
+        let f446 = |source| answered(&[("board", "nucleo-f446ze"), ("clock_source", source)]);
+        let note = f446("hsi-pll").clock_note().expect("a NUCLEO without the ST-LINK's clock");
+        assert!(note.starts_with("clock: no 8 MHz clock from the ST-LINK (HSE did not start)"), "{note}");
+        assert_eq!(f446("hse-bypass").clock_note(), None);
+        // The U5's PLL runs from the internal oscillator as a matter of course.
+        let u585 = answered(&[("board", "b-u585i-iot02a"), ("clock_source", "hsi-pll")]);
+        assert_eq!(u585.clock_note(), None);
+        // Firmware from before the field says nothing of its clock.
+        assert_eq!(answered(&[("board", "nucleo-f446ze")]).clock_note(), None);
     }
 }

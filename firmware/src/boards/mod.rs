@@ -81,14 +81,102 @@ pub mod mmio {
         unsafe { write(address, (read(address) & !clear) | set) }
     }
 
-    /// Waits for all of `mask` to read as `expected`.
+    /// At least this many core cycles pass between two reads of a register
+    /// [`wait_for`] waits on: `cortex_m::asm::delay` waits at least as many
+    /// whatever the compiler makes of the loop around it (its loop of
+    /// `subs`/`bne` takes about three cycles a turn on a Cortex-M4 or M33,
+    /// so about three times as many).
+    const POLL_SPACING_CYCLES: u32 = 32;
+
+    /// A wait that gave up: the bit never came.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct TimedOut;
+
+    /// Waits for all of `mask` to read as `expected`, giving up after at
+    /// least `cycles` core cycles (on a Cortex-M4 or M33 about three and a
+    /// half times as many: the delay's loop and the register read). There
+    /// is no timer this early in a boot, so the time is counted in polls;
+    /// each caller says what its bound is in time at the clock it runs on.
     ///
     /// # Safety
     /// As for [`read`].
-    pub unsafe fn wait_for(address: usize, mask: u32, expected: u32) {
+    #[must_use = "a time-out means the clock did not come: fall back"]
+    pub unsafe fn wait_for(address: usize, mask: u32, expected: u32, cycles: u32) -> Result<(), TimedOut> {
+        for _ in 0..=cycles / POLL_SPACING_CYCLES {
+            // SAFETY: per the caller.
+            if unsafe { read(address) } & mask == expected {
+                return Ok(());
+            }
+            cortex_m::asm::delay(POLL_SPACING_CYCLES);
+        }
+        Err(TimedOut)
+    }
+
+    /// Waits for all of `mask` to read as `expected`, however long that
+    /// takes: only for a peripheral's own flags (a USART's TXE), which come
+    /// as long as the peripheral is clocked; never for a clock.
+    ///
+    /// # Safety
+    /// As for [`read`].
+    pub unsafe fn spin_until(address: usize, mask: u32, expected: u32) {
         // SAFETY: per the caller.
         while unsafe { read(address) } & mask != expected {}
     }
+
+    /// Core cycles in `ms` milliseconds at `hz`.
+    pub const fn cycles_in_ms(ms: u32, hz: u32) -> u32 {
+        hz / 1000 * ms
+    }
+}
+
+/// Where a board's clock comes from, as its `hello` says it
+/// (`clock_source`). The host's board catalogue (`pqbench-boards`,
+/// `Board::clock`) knows which is each board's normal one and what to tell
+/// a person of the others: keep the tokens in step with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Each board reaches only some of them.
+#[allow(dead_code)]
+pub enum ClockSource {
+    /// The PLL on an external clock fed in with the HSE oscillator bypassed
+    /// (a NUCLEO-144's ST-LINK MCO, 8 MHz).
+    HseBypass,
+    /// The PLL on the internal 16 MHz oscillator (HSI, HSI16).
+    HsiPll,
+    /// The internal 16 MHz oscillator itself, no PLL.
+    Hsi,
+    /// The STM32U5's reset clock, MSIS at 4 MHz, no PLL.
+    Msi,
+    /// Whatever QEMU gives: it models no clock tree.
+    Qemu,
+}
+
+impl ClockSource {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ClockSource::HseBypass => "hse-bypass",
+            ClockSource::HsiPll => "hsi-pll",
+            ClockSource::Hsi => "hsi",
+            ClockSource::Msi => "msi",
+            ClockSource::Qemu => "qemu",
+        }
+    }
+}
+
+/// The clocks a board's bring-up actually reached: what `hello` reports,
+/// what the tick counter counts, and what the console UART's baud divisor
+/// is worked out from. Set once by `init_clocks`, before the UART is.
+#[derive(Debug, Clone, Copy)]
+pub struct Clocks {
+    pub source: ClockSource,
+    /// The core clock (HCLK).
+    pub clock_hz: u64,
+    /// Ticks of the board's tick counter in a second: the core clock where
+    /// the DWT counts cycles; an emulator's own figure.
+    pub ticks_per_second: u64,
+    /// The console UART's peripheral clock (its APB bus).
+    // The mps2-an386's UART takes a fixed divider, which QEMU ignores.
+    #[cfg_attr(feature = "mps2-an386", allow(dead_code))]
+    pub uart_hz: u32,
 }
 
 /// A board's serial port, byte at a time.
@@ -170,11 +258,12 @@ impl fmt::Write for MirrorSerial {
 /// The suite's view of the board: its clock and the memory probes.
 pub struct BoardPlatform {
     ticks: board::Ticks,
+    ticks_per_second: u64,
 }
 
 impl Platform for BoardPlatform {
     fn clock(&self) -> Clock {
-        Clock { ticks_per_second: board::TICKS_PER_SECOND, unit: board::TICK_UNIT }
+        Clock { ticks_per_second: self.ticks_per_second, unit: board::TICK_UNIT }
     }
 
     fn now(&mut self) -> u64 {
@@ -197,14 +286,23 @@ impl Platform for BoardPlatform {
 pub struct Board {
     serial: Serial,
     platform: BoardPlatform,
+    clocks: Clocks,
 }
 
 impl Board {
+    /// Brings the clocks up (or falls back: it never hangs), then the UART
+    /// at the clock reached, then the tick counter.
     pub fn init(core: cortex_m::Peripherals) -> Self {
-        board::init_clocks();
-        let uart = board::uart();
+        let clocks = board::init_clocks();
+        let uart = board::uart(&clocks);
         let ticks = <board::Ticks as TickCounter>::start(core);
-        Board { serial: Serial(uart), platform: BoardPlatform { ticks } }
+        let platform = BoardPlatform { ticks, ticks_per_second: clocks.ticks_per_second };
+        Board { serial: Serial(uart), platform, clocks }
+    }
+
+    /// The clocks the board runs at, for its `hello`.
+    pub fn clocks(&self) -> Clocks {
+        self.clocks
     }
 
     pub fn serial(&mut self) -> &mut Serial {

@@ -1,10 +1,12 @@
 //! STM32F4 parts shared by the F405 (netduinoplus2), F446 and F439 boards:
 //! the USART (RM0090 §30.6, RM0390 §25.6), GPIO alternate functions, and
-//! the clock tree to 180 MHz from the ST-LINK's 8 MHz (RM0090 §7, RM0390 §6).
+//! the clock tree to 180 MHz from the ST-LINK's 8 MHz (RM0090 §7, RM0390 §6),
+//! or from the internal oscillator when that clock does not come.
 // The netduinoplus2 uses the USART but not the clock code (QEMU has no RCC).
 #![cfg_attr(feature = "netduinoplus2", allow(dead_code))]
 
-use super::mmio::{modify, read, wait_for, write};
+use super::ClockSource;
+use super::mmio::{TimedOut, cycles_in_ms, modify, read, spin_until, wait_for, write};
 use super::stm32_gpio::alternate_function;
 
 pub const RCC: usize = 0x4002_3800;
@@ -17,33 +19,175 @@ const PWR_CR: usize = 0x4000_7000;
 const PWR_CSR: usize = 0x4000_7004;
 const FLASH_ACR: usize = 0x4002_3C00;
 
-/// 180 MHz from an 8 MHz external clock (HSE bypass: the ST-LINK's MCO on
-/// NUCLEO-144 boards): PLL M=4 (2 MHz in), N=180 (360 MHz VCO), P=2.
-/// AHB 180 MHz, APB1 45 MHz, APB2 90 MHz; 5 flash wait states at 3.3 V;
-/// over-drive on, which 180 MHz needs on the F42x/F43x/F446.
-pub fn clocks_180mhz_from_hse_bypass() {
-    // SAFETY: the documented RCC, PWR and FLASH registers, in the order the
-    // reference manual gives for raising the system clock.
+// RCC_CR (RM0390 §6.3.1, RM0090 §7.3.1).
+const CR_HSEON: u32 = 1 << 16;
+const CR_HSERDY: u32 = 1 << 17;
+const CR_HSEBYP: u32 = 1 << 18;
+const CR_PLLON: u32 = 1 << 24;
+const CR_PLLRDY: u32 = 1 << 25;
+// RCC_CFGR (§6.3.3, §7.3.3): SW, SWS, and the AHB, APB1, APB2 prescalers.
+const CFGR_SW: u32 = 0b11;
+const CFGR_SWS: u32 = 0b11 << 2;
+const CFGR_PRESCALERS: u32 = (0b111 << 13) | (0b111 << 10) | (0b1111 << 4);
+// PWR_CR and PWR_CSR (RM0390 §5.4, RM0090 §5.4): the over-drive.
+const PWR_ODEN: u32 = 1 << 16;
+const PWR_ODSWEN: u32 = 1 << 17;
+// FLASH_ACR (RM0390 §3.8.1, RM0090 §3.9.1): prefetch, instruction and
+// data caches, and LATENCY.
+const ACR_CACHES: u32 = (1 << 10) | (1 << 9) | (1 << 8);
+const ACR_LATENCY: u32 = 0b1111;
+
+/// The internal RC oscillator the chip runs on out of reset (RM0390
+/// §6.2.2, RM0090 §7.2.2), and whenever the bring-up fails.
+pub const HSI_HZ: u32 = 16_000_000;
+const PLL_HZ: u32 = 180_000_000;
+/// APB1 at the PLL's 180 MHz / 4: its maximum, 45 MHz.
+const PLL_APB1_HZ: u32 = PLL_HZ / 4;
+
+/// Every clock wait gives up after at least 100 ms at the 16 MHz HSI the
+/// chip runs on while it waits (1.6 M cycles; about 0.35 s there on a
+/// Cortex-M4, see [`wait_for`]). That is the time ST's HAL gives an HSE to
+/// start (HSE_STARTUP_TIMEOUT); a PLL locks within about 0.3 ms (the
+/// datasheets' PLL lock time) and the over-drive, the flash and a clock
+/// switch settle in microseconds, so only a clock that never comes waits
+/// this long. The ST-LINK starts its MCO in its own boot, as the board
+/// powers up: an MCO later than this is taken for none (the board says
+/// `hsi-pll`; a reset, once the ST-LINK is up, finds it). The last wait,
+/// for the switch to the PLL, may run at 180 MHz already: still 9 ms or
+/// more.
+const WAIT: u32 = cycles_in_ms(100, HSI_HZ);
+
+/// The clocks the bring-up reached.
+#[derive(Debug, Clone, Copy)]
+pub struct Reached {
+    pub source: ClockSource,
+    /// The core clock (HCLK, SYSCLK undivided).
+    pub hclk_hz: u32,
+    pub apb1_hz: u32,
+}
+
+/// What feeds the PLL: its source bit (PLLSRC) and the divider (PLLM) that
+/// brings it to a 2 MHz VCO input, the value RM0390 §6.3.2 and RM0090
+/// §7.3.2 recommend within the allowed 1 to 2 MHz to limit jitter.
+#[derive(Debug, Clone, Copy)]
+enum PllInput {
+    /// The ST-LINK's 8 MHz (HSE): M=4.
+    Hse8MHz,
+    /// The internal 16 MHz (HSI): M=8.
+    Hsi16MHz,
+}
+
+/// 180 MHz, never hanging on the way: AHB 180 MHz, APB1 45 MHz, APB2 90
+/// MHz, 5 flash wait states at 3.3 V, over-drive on (which 180 MHz needs
+/// on the F42x/F43x/F446), from the PLL (N=180: 360 MHz VCO, P=2).
+///
+/// 1. The PLL on the 8 MHz external clock, HSE bypassed: the ST-LINK's MCO
+///    on NUCLEO-144 boards. `hse-bypass`.
+/// 2. If the HSE is not ready in time (a board whose ST-LINK gives no
+///    clock, its solder bridge open, or no ST-LINK), the same PLL on the
+///    16 MHz HSI. `hsi-pll`.
+/// 3. If the PLL does not lock, the over-drive does not come, or the
+///    switch does not happen, back to the HSI itself at 16 MHz, as out of
+///    reset. `hsi`.
+pub fn clocks_180mhz() -> Reached {
+    // SAFETY: the PWR clock and the voltage scale, which may be set only
+    // while the PLL is off (RM0390 §5.4.1): the PLL is off out of reset.
     unsafe {
         modify(RCC_APB1ENR, 0, 1 << 28); // PWREN
         modify(PWR_CR, 0, 0b11 << 14); // VOS: scale 1
-        modify(RCC_CR, 0, (1 << 18) | (1 << 16)); // HSEBYP, HSEON
-        wait_for(RCC_CR, 1 << 17, 1 << 17); // HSERDY
-        // PLLR=2 keeps the F446's reset value; PLLQ=7; PLLSRC=HSE.
-        write(RCC_PLLCFGR, (2 << 28) | (7 << 24) | (1 << 22) | (180 << 6) | 4);
-        modify(RCC_CR, 0, 1 << 24); // PLLON
-        wait_for(RCC_CR, 1 << 25, 1 << 25); // PLLRDY
-        modify(PWR_CR, 0, 1 << 16); // ODEN
-        wait_for(PWR_CSR, 1 << 16, 1 << 16); // ODRDY
-        modify(PWR_CR, 0, 1 << 17); // ODSWEN
-        wait_for(PWR_CSR, 1 << 17, 1 << 17); // ODSWRDY
-        // LATENCY=5, prefetch, instruction and data caches.
-        write(FLASH_ACR, (1 << 10) | (1 << 9) | (1 << 8) | 5);
-        // APB2 /2, APB1 /4, AHB /1, then switch to the PLL.
-        modify(RCC_CFGR, (0b111 << 13) | (0b111 << 10) | (0b1111 << 4), (0b100 << 13) | (0b101 << 10));
-        modify(RCC_CFGR, 0b11, 0b10);
-        wait_for(RCC_CFGR, 0b11 << 2, 0b10 << 2); // SWS = PLL
     }
+    let (source, input) = match start_hse_bypass() {
+        Ok(()) => (ClockSource::HseBypass, PllInput::Hse8MHz),
+        Err(TimedOut) => {
+            stop_hse();
+            (ClockSource::HsiPll, PllInput::Hsi16MHz)
+        }
+    };
+    match switch_to_pll(input) {
+        Ok(()) => Reached { source, hclk_hz: PLL_HZ, apb1_hz: PLL_APB1_HZ },
+        Err(TimedOut) => {
+            back_to_hsi();
+            Reached { source: ClockSource::Hsi, hclk_hz: HSI_HZ, apb1_hz: HSI_HZ }
+        }
+    }
+}
+
+/// HSE in bypass mode: the bypass is set first, as HSEBYP may be written
+/// only while the HSE is off (RM0390 §6.3.1).
+fn start_hse_bypass() -> Result<(), TimedOut> {
+    // SAFETY: RCC_CR's HSE bits and its ready flag.
+    unsafe {
+        modify(RCC_CR, 0, CR_HSEBYP);
+        modify(RCC_CR, 0, CR_HSEON);
+        wait_for(RCC_CR, CR_HSERDY, CR_HSERDY, WAIT)
+    }
+}
+
+/// HSE off, then its bypass (writable only while the HSE is off).
+fn stop_hse() {
+    // SAFETY: RCC_CR's HSE bits; nothing runs on the HSE.
+    unsafe {
+        modify(RCC_CR, CR_HSEON, 0);
+        modify(RCC_CR, CR_HSEBYP, 0);
+    }
+}
+
+/// The PLL to 180 MHz and the system clock onto it, in the order RM0390
+/// §5.1.4 gives for entering over-drive; the first step that times out
+/// ends it, leaving what was done for [`back_to_hsi`] to undo.
+fn switch_to_pll(input: PllInput) -> Result<(), TimedOut> {
+    let (source, m) = match input {
+        PllInput::Hse8MHz => (1 << 22, 4),
+        PllInput::Hsi16MHz => (0, 8),
+    };
+    // SAFETY: the documented RCC, PWR and FLASH registers, written while
+    // the PLL is off (PLLCFGR may be written only then) and the chip runs
+    // on the HSI.
+    unsafe {
+        // PLLR=2 keeps the F446's reset value (and the F439's reserved
+        // bits); PLLQ=7; PLLP=2 (00); N=180.
+        write(RCC_PLLCFGR, (2 << 28) | (7 << 24) | source | (180 << 6) | m);
+        modify(RCC_CR, 0, CR_PLLON);
+        wait_for(RCC_CR, CR_PLLRDY, CR_PLLRDY, WAIT)?;
+        modify(PWR_CR, 0, PWR_ODEN);
+        wait_for(PWR_CSR, 1 << 16, 1 << 16, WAIT)?; // ODRDY
+        modify(PWR_CR, 0, PWR_ODSWEN);
+        wait_for(PWR_CSR, 1 << 17, 1 << 17, WAIT)?; // ODSWRDY
+        // LATENCY=5 with prefetch and caches, read back before the clock
+        // rises (RM0390 §3.4.1).
+        write(FLASH_ACR, ACR_CACHES | 5);
+        wait_for(FLASH_ACR, ACR_LATENCY, 5, WAIT)?;
+        // APB2 /2, APB1 /4, AHB /1, then switch to the PLL.
+        modify(RCC_CFGR, CFGR_PRESCALERS, (0b100 << 13) | (0b101 << 10));
+        modify(RCC_CFGR, CFGR_SW, 0b10);
+        wait_for(RCC_CFGR, CFGR_SWS, 0b10 << 2, WAIT) // SWS = PLL
+    }
+}
+
+/// Back to the 16 MHz HSI from wherever a failed bring-up stopped, in the
+/// order RM0390 §3.4.1 gives for lowering the clock (switch, then fewer
+/// wait states); then, running on the HSI, the PLL off, the over-drive
+/// left as RM0390 §5.1.4 exits it (ODSWEN, then ODEN), and the HSE off.
+/// The HSI has run since reset and nothing turned it off, so the switch
+/// back cannot wait on a missing clock.
+fn back_to_hsi() {
+    // SAFETY: the documented RCC, PWR and FLASH registers.
+    unsafe {
+        modify(RCC_CFGR, CFGR_SW, 0b00);
+        // Should even this time out there is nothing better to do: go on,
+        // and report the HSI, which is what SW now asks for.
+        let _ = wait_for(RCC_CFGR, CFGR_SWS, 0, WAIT);
+        // Every bus undivided: 16 MHz is within each one's limit.
+        modify(RCC_CFGR, CFGR_PRESCALERS, 0);
+        // No wait state up to 30 MHz at 2.7 to 3.6 V (RM0390 §3.4.1's
+        // wait-state table); prefetch and caches on, as at 180 MHz.
+        write(FLASH_ACR, ACR_CACHES);
+        let _ = wait_for(FLASH_ACR, ACR_LATENCY, 0, WAIT);
+        modify(RCC_CR, CR_PLLON, 0);
+        modify(PWR_CR, PWR_ODSWEN, 0);
+        modify(PWR_CR, PWR_ODEN, 0);
+    }
+    stop_hse();
 }
 
 /// An STM32F4 USART (SR/DR/BRR/CR1 layout).
@@ -83,7 +227,7 @@ impl super::Uart for Usart {
     fn write_byte(&mut self, byte: u8) {
         // SAFETY: the USART's status and data registers.
         unsafe {
-            wait_for(self.base + SR, SR_TXE, SR_TXE);
+            spin_until(self.base + SR, SR_TXE, SR_TXE);
             write(self.base + DR, u32::from(byte));
         }
     }
@@ -111,31 +255,35 @@ pub fn usart3_on_pd8_pd9(apb1_hz: u32, baud: u32) -> Usart {
 }
 
 /// A NUCLEO-144 board with an STM32F4 at 180 MHz from the ST-LINK's 8 MHz
-/// clock, the ST-LINK virtual COM port on USART3 (PD8/PD9), and the DWT
-/// cycle counter as the clock.
+/// clock (or what [`clocks_180mhz`] falls back to), the ST-LINK virtual COM
+/// port on USART3 (PD8/PD9), and the DWT cycle counter as the clock.
 #[cfg(any(feature = "nucleo-f446ze", feature = "nucleo-f439zi"))]
 pub mod nucleo144 {
     use pqbench_types::TickUnit;
 
     use super::Usart;
+    use crate::boards::Clocks;
 
     pub const CORE: &str = "cortex-m4f";
-    pub const CLOCK_HZ: u64 = 180_000_000;
-    pub const TICKS_PER_SECOND: u64 = 180_000_000;
     pub const TICK_UNIT: TickUnit = TickUnit::Cycles;
-
-    /// APB1, which clocks USART3: 180 MHz / 4.
-    const APB1_HZ: u32 = 45_000_000;
 
     pub type Ticks = crate::boards::dwt::CycleCounter;
     pub type Uart = Usart;
 
-    pub fn init_clocks() {
-        super::clocks_180mhz_from_hse_bypass();
+    /// The clock reached, whichever it is: the DWT counts its cycles, and
+    /// USART3 is on APB1.
+    pub fn init_clocks() -> Clocks {
+        let reached = super::clocks_180mhz();
+        Clocks {
+            source: reached.source,
+            clock_hz: reached.hclk_hz.into(),
+            ticks_per_second: reached.hclk_hz.into(),
+            uart_hz: reached.apb1_hz,
+        }
     }
 
-    pub fn uart() -> Uart {
-        super::usart3_on_pd8_pd9(APB1_HZ, 115_200)
+    pub fn uart(clocks: &Clocks) -> Uart {
+        super::usart3_on_pd8_pd9(clocks.uart_hz, 115_200)
     }
 
     pub fn steal_uart() -> Uart {

@@ -1,9 +1,10 @@
 //! STM32U5 parts for the B-U585I-IOT02A: the clock tree to 160 MHz from
-//! HSI16 (RM0456 §11), and USART1 (RM0456 §67) on PA9/PA10, the ST-LINK
-//! virtual COM port. Non-secure register addresses (TrustZone off, as
-//! shipped).
+//! HSI16 (RM0456 §11), or the reset clock when that fails, and USART1
+//! (RM0456 §67) on PA9/PA10, the ST-LINK virtual COM port. Non-secure
+//! register addresses (TrustZone off, as shipped).
 
-use super::mmio::{modify, read, wait_for, write};
+use super::ClockSource;
+use super::mmio::{TimedOut, cycles_in_ms, modify, read, spin_until, wait_for, write};
 use super::stm32_gpio::alternate_function;
 
 const RCC: usize = 0x4602_0C00;
@@ -18,32 +19,98 @@ const RCC_APB2ENR: usize = RCC + 0xA4;
 const PWR_VOSR: usize = 0x4602_080C;
 const FLASH_ACR: usize = 0x4002_2000;
 
-/// 160 MHz: HSI16 into PLL1 (M=1, N=20: 320 MHz VCO, R=2), voltage range 1
-/// with the EPOD booster (needed above 55 MHz; its clock is the PLL source,
-/// 16 MHz, within its 4 to 16 MHz), 4 flash wait states.
-pub fn clocks_160mhz_from_hsi16() {
+const CR_PLL1ON: u32 = 1 << 24;
+const CR_PLL1RDY: u32 = 1 << 25;
+const CFGR1_SW: u32 = 0b11;
+const CFGR1_SWS: u32 = 0b11 << 2;
+const CFGR2_HPRE: u32 = 0xF;
+const ACR_LATENCY: u32 = 0xF;
+
+/// The clock the chip runs on out of reset, MSIS at 4 MHz (RM0456 §11), and
+/// whenever the bring-up fails.
+pub const MSIS_HZ: u32 = 4_000_000;
+const PLL_HZ: u32 = 160_000_000;
+
+/// Every clock wait gives up after at least 100 ms at the 4 MHz MSIS the
+/// chip runs on while it waits (400 k cycles; about 0.35 s there on a
+/// Cortex-M33, see [`wait_for`]),
+/// the time ST's HAL gives an oscillator; HSI16 starts, the PLL locks and
+/// the regulator and a switch settle well within a millisecond, so only a
+/// clock that never comes waits this long. The last wait, for the switch to
+/// the PLL, may run at 160 MHz already: still 2.5 ms or more.
+const WAIT: u32 = cycles_in_ms(100, MSIS_HZ);
+
+/// The clocks the bring-up reached.
+#[derive(Debug, Clone, Copy)]
+pub struct Reached {
+    pub source: ClockSource,
+    /// The core clock (HCLK, SYSCLK undivided).
+    pub hclk_hz: u32,
+    /// APB2, undivided.
+    pub pclk2_hz: u32,
+}
+
+/// 160 MHz from HSI16, never hanging on the way (`hsi-pll`); when a step
+/// times out, back to the reset clock, MSIS at 4 MHz (`msi`). Nothing on
+/// the board's side is needed: the HSI16 is inside the chip.
+pub fn clocks_160mhz() -> Reached {
+    match switch_to_pll() {
+        Ok(()) => Reached { source: ClockSource::HsiPll, hclk_hz: PLL_HZ, pclk2_hz: PLL_HZ },
+        Err(TimedOut) => {
+            back_to_msis();
+            Reached { source: ClockSource::Msi, hclk_hz: MSIS_HZ, pclk2_hz: MSIS_HZ }
+        }
+    }
+}
+
+/// HSI16 into PLL1 (M=1, N=20: 320 MHz VCO, R=2), voltage range 1 with the
+/// EPOD booster (needed above 55 MHz; its clock is the PLL source, 16 MHz,
+/// within its 4 to 16 MHz), 4 flash wait states, then the switch. The first
+/// step that times out ends it, leaving what was done for
+/// [`back_to_msis`] to undo.
+fn switch_to_pll() -> Result<(), TimedOut> {
     // SAFETY: the documented RCC, PWR and FLASH registers, in the order the
     // reference manual gives for raising the system clock.
     unsafe {
         modify(RCC_AHB3ENR, 0, 1 << 2); // PWREN
         modify(RCC_CR, 0, 1 << 8); // HSION
-        wait_for(RCC_CR, 1 << 10, 1 << 10); // HSIRDY
+        wait_for(RCC_CR, 1 << 10, 1 << 10, WAIT)?; // HSIRDY
         // PLL1SRC=HSI16, PLL1RGE=8..16 MHz, PLL1M=1, PLL1MBOOST=/1, R output on.
         write(RCC_PLL1CFGR, (1 << 18) | (0b11 << 2) | 0b10);
         modify(PWR_VOSR, 0b11 << 16, (0b11 << 16) | (1 << 18)); // VOS range 1, BOOSTEN
-        wait_for(PWR_VOSR, (1 << 15) | (1 << 14), (1 << 15) | (1 << 14)); // VOSRDY, BOOSTRDY
-        modify(FLASH_ACR, 0xF, (1 << 8) | 4); // PRFTEN, LATENCY=4
-        wait_for(FLASH_ACR, 0xF, 4);
+        wait_for(PWR_VOSR, (1 << 15) | (1 << 14), (1 << 15) | (1 << 14), WAIT)?; // VOSRDY, BOOSTRDY
+        modify(FLASH_ACR, ACR_LATENCY, (1 << 8) | 4); // PRFTEN, LATENCY=4
+        wait_for(FLASH_ACR, ACR_LATENCY, 4, WAIT)?;
         // N=20, P=2, Q=2, R=2 (fields hold value - 1).
         write(RCC_PLL1DIVR, (1 << 24) | (1 << 16) | (1 << 9) | 19);
-        modify(RCC_CR, 0, 1 << 24); // PLL1ON
-        wait_for(RCC_CR, 1 << 25, 1 << 25); // PLL1RDY
+        modify(RCC_CR, 0, CR_PLL1ON);
+        wait_for(RCC_CR, CR_PLL1RDY, CR_PLL1RDY, WAIT)?;
         // Step through AHB /2 for 1 µs so the current does not jump at once.
-        modify(RCC_CFGR2, 0xF, 0b1000);
-        modify(RCC_CFGR1, 0b11, 0b11); // SW = PLL1
-        wait_for(RCC_CFGR1, 0b11 << 2, 0b11 << 2);
+        modify(RCC_CFGR2, CFGR2_HPRE, 0b1000);
+        modify(RCC_CFGR1, CFGR1_SW, 0b11); // SW = PLL1
+        let switched = wait_for(RCC_CFGR1, CFGR1_SWS, 0b11 << 2, WAIT);
         cortex_m::asm::delay(160);
-        modify(RCC_CFGR2, 0xF, 0);
+        modify(RCC_CFGR2, CFGR2_HPRE, 0);
+        switched
+    }
+}
+
+/// Back to MSIS at 4 MHz from wherever a failed bring-up stopped: switch,
+/// AHB undivided, then no wait state (the flash's order for lowering the
+/// clock, RM0456 §7), then PLL1 off. MSIS has run since reset and nothing
+/// turned it off, so the switch back cannot wait on a missing clock. The
+/// voltage range may stay raised: a higher range serves a lower clock.
+fn back_to_msis() {
+    // SAFETY: the documented RCC and FLASH registers.
+    unsafe {
+        modify(RCC_CFGR1, CFGR1_SW, 0b00);
+        // Should even this time out there is nothing better to do: go on,
+        // and report MSIS, which is what SW now asks for.
+        let _ = wait_for(RCC_CFGR1, CFGR1_SWS, 0, WAIT);
+        modify(RCC_CFGR2, CFGR2_HPRE, 0);
+        modify(FLASH_ACR, ACR_LATENCY, 0);
+        let _ = wait_for(FLASH_ACR, ACR_LATENCY, 0, WAIT);
+        modify(RCC_CR, CR_PLL1ON, 0);
     }
 }
 
@@ -93,7 +160,7 @@ impl super::Uart for Usart {
     fn write_byte(&mut self, byte: u8) {
         // SAFETY: the USART's status and data registers.
         unsafe {
-            wait_for(self.base + ISR, ISR_TXE, ISR_TXE);
+            spin_until(self.base + ISR, ISR_TXE, ISR_TXE);
             write(self.base + TDR, u32::from(byte));
         }
     }

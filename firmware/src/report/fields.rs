@@ -12,17 +12,21 @@ use pqbench_suite::calibrate::{self, Calibration};
 use pqbench_types::{Algorithm, Operation};
 use pqbench_wire::RecordWriter;
 
-use crate::boards::board;
+use crate::boards::{Clocks, board};
 
 pub const FW: &str = concat!("pqbench-firmware/", env!("CARGO_PKG_VERSION"));
 
-pub fn hello<W: Write>(r: &mut RecordWriter<'_, W>, build_id: &str) -> fmt::Result {
+/// `clocks` are those the board's bring-up reached, which may be a
+/// fallback: `clock_source` says which, and the host tells a person what
+/// that means (`pqbench_boards::Board::clock_note`).
+pub fn hello<W: Write>(r: &mut RecordWriter<'_, W>, build_id: &str, clocks: &Clocks) -> fmt::Result {
     r.field("fw", FW)?;
     r.field("board", board::ID)?;
     r.field("mcu", board::MCU)?;
     r.field("core", board::CORE)?;
-    r.field("clock_hz", board::CLOCK_HZ)?;
-    r.field("ticks_per_second", board::TICKS_PER_SECOND)?;
+    r.field("clock_hz", clocks.clock_hz)?;
+    r.field("clock_source", clocks.source.as_str())?;
+    r.field("ticks_per_second", clocks.ticks_per_second)?;
     r.field("tick_unit", board::TICK_UNIT)?;
     r.field("heap_bytes", board::HEAP_BYTES)?;
     r.field("build_id", build_id)?;

@@ -21,7 +21,7 @@ use pqbench_wire::Discard;
 use pqbench_wire::{RecordWriter, kind, measurement_fields};
 
 use super::fields;
-use crate::boards::{Serial, board};
+use crate::boards::{Clocks, Serial, board};
 use crate::build_id;
 use crate::fixed_text::FixedText;
 
@@ -40,20 +40,22 @@ impl<'a> Records<'a> {
         defmt::info!("pqbench firmware on {=str}: waiting for a command", board::ID);
     }
 
-    /// Who this board and build are: the first record of every run.
-    pub fn hello(&mut self) {
+    /// Who this board and build are, and the clocks it runs at: the first
+    /// record of every run.
+    pub fn hello(&mut self, clocks: &Clocks) {
         let build_id = build_id::hex();
         let mut tick_unit = FixedText::<32>::new();
         let _ = write!(tick_unit, "{}", board::TICK_UNIT);
-        let crc = checksum(kind::HELLO, |r| fields::hello(r, build_id.as_str()));
+        let crc = checksum(kind::HELLO, |r| fields::hello(r, build_id.as_str(), clocks));
         defmt::info!(
-            "@pqb1 hello fw={=str} board={=str} mcu={=str} core={=str} clock_hz={=u64} ticks_per_second={=u64} tick_unit={=str} heap_bytes={=usize} build_id={=str} rev={=str} rustc={=str} target={=str} profile={=str} opt={=str} lto={=str} features={=str} crates={=str} *{=u32:08x}",
+            "@pqb1 hello fw={=str} board={=str} mcu={=str} core={=str} clock_hz={=u64} clock_source={=str} ticks_per_second={=u64} tick_unit={=str} heap_bytes={=usize} build_id={=str} rev={=str} rustc={=str} target={=str} profile={=str} opt={=str} lto={=str} features={=str} crates={=str} *{=u32:08x}",
             fields::FW,
             board::ID,
             board::MCU,
             board::CORE,
-            board::CLOCK_HZ,
-            board::TICKS_PER_SECOND,
+            clocks.clock_hz,
+            clocks.source.as_str(),
+            clocks.ticks_per_second,
             tick_unit.as_str(),
             board::HEAP_BYTES,
             build_id.as_str(),

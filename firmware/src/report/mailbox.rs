@@ -10,7 +10,7 @@
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use crate::boards::{Serial, board};
+use crate::boards::{Clocks, Serial};
 
 pub const MAX_LINE: usize = 252;
 
@@ -31,19 +31,22 @@ unsafe impl Sync for Mailbox {}
 pub static PQBENCH_MAILBOX: Mailbox =
     Mailbox { len: AtomicU32::new(0), bytes: [const { UnsafeCell::new(0) }; MAX_LINE] };
 
-/// About a millisecond of busy waiting between looks at the box: quick to
-/// answer, and the probe's memory accesses are not slowed by a flood of
-/// the core's own.
-const POLL_CYCLES: u32 = (board::CLOCK_HZ / 1000) as u32;
-
 /// Waits for the next command; its text, or why it is no command. The
 /// serial port is not used: on this transport the host has no UART.
-pub fn next_line<'l>(_port: &mut Serial, line: &'l mut [u8; MAX_LINE]) -> Result<&'l str, &'static str> {
+pub fn next_line<'l>(
+    _port: &mut Serial,
+    clocks: &Clocks,
+    line: &'l mut [u8; MAX_LINE],
+) -> Result<&'l str, &'static str> {
+    // About a millisecond of busy waiting between looks at the box, at the
+    // clock the board reached: quick to answer, and the probe's memory
+    // accesses are not slowed by a flood of the core's own.
+    let poll_cycles = u32::try_from(clocks.clock_hz / 1000).unwrap_or(u32::MAX);
     loop {
         // Acquire: the bytes the host wrote before the count are seen.
         let len = PQBENCH_MAILBOX.len.load(Ordering::Acquire) as usize;
         if len == 0 {
-            cortex_m::asm::delay(POLL_CYCLES);
+            cortex_m::asm::delay(poll_cycles);
             continue;
         }
         if len > MAX_LINE {

@@ -8,7 +8,7 @@ use pqbench_types::{Algorithm, Measurement, Operation};
 use pqbench_wire::{RecordWriter, kind, write_measurement};
 
 use super::fields;
-use crate::boards::{Serial, board};
+use crate::boards::{Clocks, Serial, board};
 use crate::build_id;
 
 pub struct Records<'a>(&'a mut Serial);
@@ -31,10 +31,11 @@ impl<'a> Records<'a> {
         let _ = writeln!(self.0, "pqbench firmware on {}: send 'hello' or 'run'\r", board::ID);
     }
 
-    /// Who this board and build are: the first record of every run.
-    pub fn hello(&mut self) {
+    /// Who this board and build are, and the clocks it runs at: the first
+    /// record of every run.
+    pub fn hello(&mut self, clocks: &Clocks) {
         let build_id = build_id::hex();
-        self.send(kind::HELLO, |r| fields::hello(r, build_id.as_str()));
+        self.send(kind::HELLO, |r| fields::hello(r, build_id.as_str(), clocks));
     }
 
     pub fn calibration(&mut self, calibration: &Calibration) {

@@ -1,12 +1,17 @@
 //! Commands as text lines on the serial port.
 
-use crate::boards::Serial;
+use crate::boards::{Clocks, Serial};
 
 /// A longer line is cut, and then fails to parse as a command.
 pub const MAX_LINE: usize = 128;
 
-/// Waits for the next line; its text, or why it is no command.
-pub fn next_line<'l>(port: &mut Serial, line: &'l mut [u8; MAX_LINE]) -> Result<&'l str, &'static str> {
+/// Waits for the next line; its text, or why it is no command. The UART
+/// itself waits for bytes: the clock does not matter here.
+pub fn next_line<'l>(
+    port: &mut Serial,
+    _clocks: &Clocks,
+    line: &'l mut [u8; MAX_LINE],
+) -> Result<&'l str, &'static str> {
     let len = port.read_line(line);
     core::str::from_utf8(&line[..len]).map_err(|_| "command is not UTF-8")
 }

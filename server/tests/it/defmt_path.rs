@@ -143,6 +143,11 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
     assert_eq!(defmt_run.build.build_id, defmt_image.build_id);
     assert_eq!(defmt_run.build.elf_sha256.as_deref(), Some(defmt_image.sha256.as_str()));
     assert!(defmt_run.build.features.as_deref().is_some_and(|f| f.contains("defmt-serial")));
+    // hello's fields, clock_source among them, arrive the same either way:
+    // its defmt message lists exactly the text record's.
+    for run in [&text_run, &defmt_run] {
+        assert_eq!(run.build.extra.get("clock_source").map(String::as_str), Some("qemu"), "{:?}", run.build);
+    }
     let text_image = image("firmware/mps2-an386.elf");
     assert_eq!(text_run.build.build_id, text_image.build_id);
     assert_ne!(text_run.build.build_id, defmt_run.build.build_id);

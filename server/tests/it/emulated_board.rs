@@ -78,6 +78,9 @@ async fn the_emulated_stm32f405_reports_over_usart3() {
     let (run, results) = run_ml_kem_768_on(&server, "qemu-netduinoplus2").await;
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
     assert_eq!(run.clock_hz, Some(168_000_000));
+    // QEMU's clock, as QEMU starts it: the firmware sets up no clock tree
+    // there, and says so.
+    assert_eq!(run.build.extra.get("clock_source").map(String::as_str), Some("qemu"));
     assert_eq!(run.build.extra.get("mcu").map(String::as_str), Some("STM32F405RG (QEMU netduinoplus2)"));
     // It stands in for the NUCLEO-F446ZE, whose flash holds only RustCrypto's ML-KEM.
     assert_eq!(run.build.crates.get("ml-kem").map(String::as_str), Some("0.3.4"));
