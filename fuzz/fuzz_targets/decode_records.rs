@@ -10,7 +10,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pqbench_wire::{Command, Decoder, Event, Record, parse_record, parse_rendered, write_measurement};
+use pqbench_wire::{
+    Command, Decoder, Event, Record, parse_record, parse_rendered, write_measurement, write_measuring,
+};
 
 const CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
@@ -67,14 +69,21 @@ fuzz_target!(|data: &[u8]| {
 
 /// What holds for every record the decoder accepts.
 fn check(record: &Record) {
-    if let Record::Result(m) = record {
-        assert!(m.is_consistent(), "an accepted result contradicts itself: {m:?}");
-        // Encoded again, it reads back as itself.
-        let mut line = String::new();
-        write_measurement(&mut line, m).expect("writing to a String");
-        let mut decoder = Decoder::new();
-        assert_eq!(decoder.push(line.as_bytes()), [Event::Record(record.clone())], "{line:?}");
+    let mut line = String::new();
+    match record {
+        Record::Result(m) => {
+            assert!(m.is_consistent(), "an accepted result contradicts itself: {m:?}");
+            write_measurement(&mut line, m).expect("writing to a String");
+        }
+        Record::Measuring(m) => {
+            assert!(m.is_consistent(), "an accepted measuring record contradicts itself: {m:?}");
+            write_measuring(&mut line, m).expect("writing to a String");
+        }
+        _ => return,
     }
+    // Encoded again, it reads back as itself.
+    let mut decoder = Decoder::new();
+    assert_eq!(decoder.push(line.as_bytes()), [Event::Record(record.clone())], "{line:?}");
 }
 
 /// The stream with the checksum of every line that looks like a record

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use js_sys::{Function, Object, Reflect};
 use pqbench_api::Upload;
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit};
+use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit};
 use wasm_bindgen::prelude::*;
 use web_sys::{Performance, WorkerGlobalScope};
 
@@ -160,6 +160,10 @@ impl Reporter for Collector<'_> {
             self.callback_error.get_or_insert(error);
         }
     }
+
+    /// Ignored: the page waits for the run without a silence limit, and
+    /// its callback reports progress per operation.
+    fn measuring(&mut self, _status: &Measuring) {}
 
     fn result(&mut self, measurement: &Measurement) {
         self.measurements.push(*measurement);

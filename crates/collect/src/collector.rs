@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use pqbench_types::{Algorithm, BenchResult, Clock, Operation, RunStatus, TickUnit};
+use pqbench_types::{Algorithm, BenchResult, Clock, Measuring, Operation, RunStatus, TickUnit};
 use pqbench_wire::{Command, Event, Hello, Record, RunCommand};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
@@ -40,6 +40,13 @@ pub struct Collector {
     /// Longest wait for the next readable record before the board counts
     /// as silent. Bytes that make no record (noise, a babbling line) do not
     /// count: a board lost in noise would otherwise hold the run forever.
+    ///
+    /// Every record resets it, and a board measuring a long operation sends
+    /// a `measuring` record about every second of its time between calls,
+    /// so the limit holds however long an operation is measured. Only a
+    /// single call (or batch) is never interrupted: after a `measuring`
+    /// record the wait is longer where the board's slowest call so far
+    /// needs it, see [`Collector::wait_after`].
     pub silence: Duration,
     /// The image the board runs, when the host knows it: its build id must
     /// be the one the board says, and its hash is recorded on the run.
@@ -109,6 +116,17 @@ pub const BOOT_BANNER: &str = "pqbench firmware on ";
 
 /// The error of a run whose board restarted before it ended.
 pub const RESTARTED: &str = "the board restarted mid-run";
+
+/// How many times the time of a beat and the slowest call so far the host
+/// waits after a `measuring` record: a call may take longer than the
+/// slowest before it (a key generation's search, an interrupt), and the
+/// board's pace may drop (an emulator on a busy host).
+pub const SLOWEST_CALLS: f64 = 3.0;
+
+/// The longest wait a `measuring` record can set: a board whose call is
+/// said to take longer is taken for dead anyway, so a wrong figure in a
+/// record cannot hold a board for ever.
+pub const MAX_WAIT: Duration = Duration::from_secs(3600);
 
 impl Collector {
     /// Collects a run wherever `recorder` keeps it.
@@ -187,7 +205,7 @@ impl Collector {
         loop {
             let bytes = match tokio::time::timeout_at(deadline, link.receive()).await {
                 Err(_) => {
-                    let silent = self.silence.as_secs();
+                    let silent = state.wait.unwrap_or(self.silence).as_secs();
                     return Ok(Ending::Lost(if noise {
                         format!("the board sent nothing readable for {silent} s, only noise")
                     } else {
@@ -201,12 +219,15 @@ impl Collector {
             let restarted = banner.scan(&bytes) && state.answered;
             noise = true;
             for event in decoder.push(&bytes) {
-                if matches!(event, Event::Record(_)) {
-                    deadline = tokio::time::Instant::now() + self.silence;
-                    noise = false;
-                }
+                let record = matches!(event, Event::Record(_));
                 if let Some(ending) = self.handle(event, state, progress).await? {
                     return Ok(ending);
+                }
+                if record {
+                    // After the record is handled: a `measuring` one may
+                    // have set a longer wait for the next.
+                    deadline = tokio::time::Instant::now() + state.wait.unwrap_or(self.silence);
+                    noise = false;
                 }
             }
             // The banner in the raw bytes, even where the decoder could not
@@ -240,9 +261,15 @@ impl Collector {
             }
             Event::Record(record) => record,
         };
-        if matches!(record, Record::Begin { .. } | Record::Progress { .. } | Record::Result(_)) {
+        if matches!(
+            record,
+            Record::Begin { .. } | Record::Progress { .. } | Record::Measuring(_) | Record::Result(_)
+        ) {
             state.begun = true;
         }
+        // Only a `measuring` record sets a wait longer than `silence`, and
+        // only until the next record.
+        state.wait = None;
         match record {
             // A board answers `hello` once per `hello` the host said, and
             // again as a run's first record; after the run's own records
@@ -273,9 +300,32 @@ impl Collector {
             },
             Record::Begin { operations } => state.expected = Some(operations),
             Record::Progress { algorithm, operation, index, total } => {
+                state.measuring = Some(Watch { algorithm, operation, last: None });
                 progress(Progress::Operation { algorithm, operation, index, total });
             }
+            Record::Measuring(status) => {
+                let Some(clock) = state.clock else {
+                    self.reject(state, "a measuring record before the board's hello".into(), progress)
+                        .await?;
+                    return Ok(None);
+                };
+                let Some(watch) = state.measuring.as_mut().filter(|w| w.is(&status)) else {
+                    let why = format!(
+                        "a measuring record for {} {}, which the board did not announce",
+                        status.algorithm, status.operation
+                    );
+                    self.reject(state, why, progress).await?;
+                    return Ok(None);
+                };
+                let now = tokio::time::Instant::now();
+                if let Some(pace) = watch.pace(&status, now) {
+                    state.pace = Some(pace);
+                }
+                watch.last = Some((now, status.elapsed_ticks));
+                state.wait = state.pace.map(|pace| self.wait_after(&status, &clock, pace));
+            }
             Record::Result(measurement) => {
+                state.measuring = None;
                 let Some(clock) = state.clock else {
                     self.reject(state, "a result before the board's hello".into(), progress).await?;
                     return Ok(None);
@@ -292,6 +342,32 @@ impl Collector {
             }
         }
         Ok(None)
+    }
+
+    /// How long to wait for the next record after `status`, the board
+    /// keeping `pace` ticks per second of this host's time.
+    ///
+    /// The board speaks again between calls once another `beat_ms` of its
+    /// time has been timed, so at most a beat and one call (or batch) from
+    /// now. A call's length is known only by the slowest so far, and board
+    /// time is not this host's (an emulated board runs at its host's pace,
+    /// a real one at its clock's), so the wait is [`SLOWEST_CALLS`] times
+    /// a beat and the slowest call at the pace the board is seen to keep,
+    /// and never less than [`silence`](Self::silence) nor more than
+    /// [`MAX_WAIT`]. Once the record after it has come, the wait is
+    /// `silence` again.
+    ///
+    /// This rather than raising the limit by what the board says it will
+    /// measure: an operation runs for at least `min_time_ms` and at least
+    /// `min_iterations` calls, whichever is longer, so the board cannot say
+    /// in advance how long it will be silent, and one slow call can outlast
+    /// any fixed limit. Beats keep the limit about silence, however long
+    /// the operation.
+    pub fn wait_after(&self, status: &Measuring, clock: &Clock, pace: f64) -> Duration {
+        let beat = f64::from(status.beat_ms) / 1000.0 * clock.ticks_per_second as f64;
+        let board_seconds = (beat + status.slowest_ticks as f64) / pace;
+        let wait = Duration::try_from_secs_f64(SLOWEST_CALLS * board_seconds).unwrap_or(MAX_WAIT);
+        wait.clamp(self.silence, MAX_WAIT.max(self.silence))
     }
 
     /// Why the board's records must be refused, if the board runs another
@@ -383,9 +459,42 @@ struct State {
     /// The board has answered since it booted: its boot banner now means
     /// it restarted.
     answered: bool,
-    /// The run's own records (`begin`, `op`, `result`) have started: a
-    /// `hello` now means the board restarted.
+    /// The run's own records (`begin`, `op`, `measuring`, `result`) have
+    /// started: a `hello` now means the board restarted.
     begun: bool,
+    /// The operation the board announced and has not yet reported.
+    measuring: Option<Watch>,
+    /// The board's ticks per second of this host's time, as last seen
+    /// between two `measuring` records; kept across operations.
+    pace: Option<f64>,
+    /// The wait for the next record, where a `measuring` record set one
+    /// longer than the collector's `silence`.
+    wait: Option<Duration>,
+}
+
+/// The operation being measured, and when its last `measuring` record came.
+struct Watch {
+    algorithm: Algorithm,
+    operation: Operation,
+    /// When the last `measuring` record arrived, and its `elapsed`.
+    last: Option<(tokio::time::Instant, u64)>,
+}
+
+impl Watch {
+    fn is(&self, status: &Measuring) -> bool {
+        (self.algorithm, self.operation) == (status.algorithm, status.operation)
+    }
+
+    /// Board ticks per second of this host's time since the last record of
+    /// this operation. It counts the timed ticks only, over a host time
+    /// that also holds the board's untimed work and the records' transfer:
+    /// a pace a little slow, so a wait a little long, never short.
+    fn pace(&self, status: &Measuring, now: tokio::time::Instant) -> Option<f64> {
+        let (then, elapsed) = self.last?;
+        let ticks = status.elapsed_ticks.checked_sub(elapsed).filter(|&t| t > 0)?;
+        let seconds = now.duration_since(then).as_secs_f64();
+        (seconds > 0.0).then(|| ticks as f64 / seconds)
+    }
 }
 
 /// Finds [`BOOT_BANNER`] in a byte stream, across the chunks it comes in.
@@ -464,5 +573,263 @@ impl State {
                 plural(rejected, "record", "records")
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The silence limit against a board on a scripted link, in tokio's
+    //! paused time: a wait of minutes takes none.
+
+    use std::collections::VecDeque;
+    use std::sync::{Arc, Mutex};
+
+    use pqbench_types::{Build, Measurement, Status};
+    use pqbench_wire::{Decoder, RecordWriter, write_measurement, write_measuring};
+    use tokio::time::Instant;
+
+    use super::*;
+    use crate::record::{Recorder, Recording};
+
+    /// Keeps nothing but how many results and refusals came.
+    #[derive(Default)]
+    struct Counting {
+        results: Mutex<u32>,
+        rejected: Mutex<Vec<String>>,
+    }
+
+    impl Recorder for Counting {
+        fn run_id(&self) -> i64 {
+            1
+        }
+        fn describe<'a>(&'a self, _: &'a Build, _: Option<u64>, _: u64, _: &'a str) -> Recording<'a, ()> {
+            Box::pin(async { Ok(()) })
+        }
+        fn add_result<'a>(
+            &'a self,
+            _: u32,
+            _: &'a BenchResult,
+            _: Option<&'a Measurement>,
+        ) -> Recording<'a, ()> {
+            *self.results.lock().unwrap() += 1;
+            Box::pin(async { Ok(()) })
+        }
+        fn count_rejected<'a>(&'a self, why: &'a str) -> Recording<'a, ()> {
+            self.rejected.lock().unwrap().push(why.to_string());
+            Box::pin(async { Ok(()) })
+        }
+        fn finish<'a>(
+            &'a self,
+            status: RunStatus,
+            _: Option<&'a str>,
+            _: Option<u32>,
+        ) -> Recording<'a, RunStatus> {
+            Box::pin(async move { Ok(status) })
+        }
+    }
+
+    /// A board's lines, each after a pause; then silence, its port open.
+    struct Scripted(VecDeque<(Duration, Vec<u8>)>);
+
+    impl Link for Scripted {
+        async fn receive(&mut self) -> Result<Vec<u8>, String> {
+            match self.0.pop_front() {
+                Some((pause, bytes)) => {
+                    tokio::time::sleep(pause).await;
+                    Ok(bytes)
+                }
+                None => std::future::pending().await,
+            }
+        }
+    }
+
+    /// 1000 ticks a second: a tick is a millisecond of board time.
+    const TICKS_PER_SECOND: u64 = 1000;
+    const SILENCE: Duration = Duration::from_secs(30);
+
+    fn record(kind: &str, fields: &[(&str, &str)]) -> Vec<u8> {
+        let mut line = String::new();
+        let mut writer = RecordWriter::begin(&mut line, kind).unwrap();
+        for (key, value) in fields {
+            writer.field(key, value).unwrap();
+        }
+        writer.finish().unwrap();
+        line.into_bytes()
+    }
+
+    fn start() -> Vec<Vec<u8>> {
+        vec![
+            record(
+                "hello",
+                &[
+                    ("board", "scripted"),
+                    ("ticks_per_second", &TICKS_PER_SECOND.to_string()),
+                    ("tick_unit", "ns"),
+                ],
+            ),
+            record("begin", &[("operations", "1")]),
+            record("op", &[("alg", "RSA-2048"), ("op", "private"), ("n", "1"), ("of", "1")]),
+        ]
+    }
+
+    fn measuring(calls: u32, elapsed_ticks: u64, slowest_ticks: u64) -> Vec<u8> {
+        let status = Measuring {
+            algorithm: Algorithm::Rsa2048,
+            operation: Operation::Private,
+            min_time_ms: 60_000,
+            beat_ms: 1000,
+            calls,
+            elapsed_ticks,
+            slowest_ticks,
+        };
+        let mut line = String::new();
+        write_measuring(&mut line, &status).unwrap();
+        line.into_bytes()
+    }
+
+    fn end(iterations: u32, total_ticks: u64) -> Vec<Vec<u8>> {
+        let m = Measurement {
+            iterations,
+            total_ticks,
+            min_ticks: total_ticks / u64::from(iterations),
+            median_ticks: total_ticks / u64::from(iterations),
+            max_ticks: total_ticks / u64::from(iterations),
+            ..Measurement::untimed(Algorithm::Rsa2048, Operation::Private, Status::Ok)
+        };
+        let mut line = String::new();
+        write_measurement(&mut line, &m).unwrap();
+        vec![line.into_bytes(), record("end", &[("results", "1")])]
+    }
+
+    /// Collects the script with a 30 s silence limit: the outcome, the
+    /// host time it took, and the refusals.
+    async fn collect(script: Vec<(Duration, Vec<u8>)>) -> (Outcome, Duration, Vec<String>) {
+        let recorder = Arc::new(Counting::default());
+        let mut collector = Collector::to(recorder.clone());
+        collector.silence = SILENCE;
+        let started = Instant::now();
+        let outcome =
+            collector.collect_link(&mut Scripted(script.into()), &mut Decoder::new(), |_| {}).await.unwrap();
+        let rejected = recorder.rejected.lock().unwrap().clone();
+        (outcome, started.elapsed(), rejected)
+    }
+
+    fn at_once(lines: Vec<Vec<u8>>) -> impl Iterator<Item = (Duration, Vec<u8>)> {
+        lines.into_iter().map(|line| (Duration::ZERO, line))
+    }
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_operation_measured_longer_than_the_silence_completes_on_its_beats() {
+        // 40 s between `op` and `result`, a beat every 10 s between them.
+        let mut script: Vec<_> = at_once(start()).collect();
+        script.push((Duration::ZERO, measuring(0, 0, 0)));
+        for beat in 1..4u32 {
+            script.push((secs(10), measuring(beat * 100, u64::from(beat) * 10_000, 100)));
+        }
+        let mut rest = at_once(end(400, 40_000));
+        let (_, result) = rest.next().unwrap();
+        script.push((secs(10), result));
+        script.extend(rest);
+        let (outcome, took, rejected) = collect(script).await;
+        assert_eq!((outcome.status, outcome.results), (RunStatus::Complete, 1), "{outcome:?} {rejected:?}");
+        assert_eq!(took, secs(40));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_same_operation_without_beats_is_taken_for_a_dead_board() {
+        // An older board, which does not send `measuring`: as before it,
+        // 30 s without a record ends the run, though the board would have
+        // reported at 40 s.
+        let mut script: Vec<_> = at_once(start()).collect();
+        let mut rest = at_once(end(400, 40_000));
+        let (_, result) = rest.next().unwrap();
+        script.push((secs(40), result));
+        script.extend(rest);
+        let (outcome, took, _) = collect(script).await;
+        assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
+        assert_eq!(outcome.error.as_deref(), Some("the board sent nothing for 30 s"));
+        assert_eq!(took, SILENCE);
+    }
+
+    /// Calls of 20 s of board time, the board keeping a board second per
+    /// host second: a call, then a record.
+    fn twenty_second_calls() -> Vec<(Duration, Vec<u8>)> {
+        let mut script: Vec<_> = at_once(start()).collect();
+        script.push((Duration::ZERO, measuring(0, 0, 0)));
+        script.push((secs(20), measuring(1, 20_000, 20_000)));
+        script.push((secs(20), measuring(2, 40_000, 20_000)));
+        script
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_call_longer_than_the_silence_is_waited_for_after_slow_calls() {
+        // After calls of 20 s, one of 50 s: within 3 x (1 s beat + 20 s).
+        let mut script = twenty_second_calls();
+        script.push((secs(50), measuring(3, 90_000, 50_000)));
+        script.extend(at_once(end(3, 90_000)));
+        let (outcome, took, rejected) = collect(script).await;
+        assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?} {rejected:?}");
+        assert_eq!(took, secs(90));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_board_dead_after_slow_calls_is_given_up_after_three_of_them() {
+        let (outcome, took, _) = collect(twenty_second_calls()).await;
+        assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
+        assert_eq!(outcome.error.as_deref(), Some("the board sent nothing for 63 s"));
+        assert_eq!(took, secs(40 + 63));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_wait_follows_the_boards_pace_not_its_clock() {
+        // The same calls on a board (an emulator) running at a quarter of
+        // its clock's speed: 20 s of its time take 80 s of the host's.
+        let mut script: Vec<_> = at_once(start()).collect();
+        script.push((Duration::ZERO, measuring(0, 0, 0)));
+        script.push((secs(80), measuring(1, 20_000, 20_000)));
+        script.push((secs(80), measuring(2, 40_000, 20_000)));
+        script.extend(at_once(end(2, 40_000)));
+        let (outcome, _, rejected) = collect(script).await;
+        // The first call had no pace to go by: 80 s of silence is too long.
+        assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?} {rejected:?}");
+
+        // With the pace known from a first, quicker call (7 s of board
+        // time in 28 s), the next is waited for 3 x (1 + 7) board seconds at
+        // that pace, 96 s; and after it, 3 x (1 + 20), 252 s.
+        let mut script: Vec<_> = at_once(start()).collect();
+        script.push((Duration::ZERO, measuring(0, 0, 0)));
+        script.push((secs(28), measuring(1, 7_000, 7_000)));
+        script.push((secs(80), measuring(2, 27_000, 20_000)));
+        script.push((secs(240), measuring(3, 87_000, 60_000)));
+        script.extend(at_once(end(3, 87_000)));
+        let (outcome, took, rejected) = collect(script).await;
+        assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?} {rejected:?}");
+        assert_eq!(took, secs(348));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_measuring_record_for_another_operation_is_refused() {
+        let mut script: Vec<_> = at_once(start()).collect();
+        let mut other = String::new();
+        let status = Measuring {
+            algorithm: Algorithm::Rsa2048,
+            operation: Operation::Public,
+            min_time_ms: 0,
+            beat_ms: 1000,
+            calls: 0,
+            elapsed_ticks: 0,
+            slowest_ticks: 0,
+        };
+        write_measuring(&mut other, &status).unwrap();
+        script.push((Duration::ZERO, other.into_bytes()));
+        script.extend(at_once(end(1, 100)));
+        let (outcome, _, rejected) = collect(script).await;
+        assert_eq!(outcome.status, RunStatus::Incomplete, "{outcome:?}");
+        assert_eq!(rejected.len(), 1, "{rejected:?}");
+        assert!(rejected[0].contains("RSA-2048 public"), "{rejected:?}");
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use pqbench_api::Upload;
 use pqbench_suite::probe::{self, HeapCounter};
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Source, TickUnit};
+use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit};
 
 /// The allocator of the `pqbench` binary: the system's, counting what the
 /// benchmark thread allocates (and nothing of the other threads).
@@ -120,6 +120,9 @@ impl Reporter for Collect<'_> {
     fn progress(&mut self, algorithm: Algorithm, operation: Operation, index: u32, total: u32) {
         (self.progress.0)(algorithm, operation, index, total);
     }
+    /// Ignored: the suite runs in this process, which waits for it without
+    /// a silence limit, and the progress bar moves per operation.
+    fn measuring(&mut self, _status: &Measuring) {}
     fn result(&mut self, measurement: &Measurement) {
         self.measurements.push(*measurement);
     }

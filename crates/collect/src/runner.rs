@@ -23,10 +23,11 @@ pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
 pub const MAX_ITERATIONS: u32 = 1024;
 pub const MAX_TIME_MS: u32 = 60_000;
 /// An emulated board never goes quiet for long: its slowest operation
-/// takes about a second of host time per call. Silence means it locked up
-/// (a stack overflow ends in a lockup), so the run fails sooner than a
-/// real board's would.
-const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
+/// takes about a second of host time per call, and while it measures it
+/// sends a `measuring` record about every second of its time, however long
+/// the operation. Silence means it locked up (a stack overflow ends in a
+/// lockup), so the run fails sooner than a real board's would.
+pub const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
 /// The error of a run stopped with [`PreparedRun::canceller`].
 pub const CANCELLED: &str = "cancelled from the dashboard";
 /// The start of the error of a run whose board's port went away.

@@ -36,7 +36,7 @@ pub mod needs;
 pub mod probe;
 mod rsa;
 
-pub use measure::{MemoryBudget, MemoryUse, Platform, Reporter, Settings};
+pub use measure::{BEAT_MS, MemoryBudget, MemoryUse, Platform, Reporter, Settings};
 
 use pqbench_types::{Algorithm, Operation};
 

@@ -1,6 +1,6 @@
 use core::hint::black_box;
 
-use pqbench_types::{Algorithm, Clock, Measurement, Operation, Status};
+use pqbench_types::{Algorithm, Clock, Measurement, Measuring, Operation, Status};
 
 /// What a target gives the suite: a clock and memory probes.
 pub trait Platform {
@@ -52,9 +52,29 @@ pub trait Reporter {
     fn begin(&mut self, operations: u32);
     /// About to measure the `index`-th (1-based) of `total` operations.
     fn progress(&mut self, algorithm: Algorithm, operation: Operation, index: u32, total: u32);
+    /// Where the operation being measured stands: once before anything of
+    /// it runs, then between two calls each time another [`BEAT_MS`] of
+    /// board time has been timed since the last. Never inside a timed call,
+    /// and in none of the figures: see `Session::measure`.
+    ///
+    /// A board sends it so that its host, which gives up on a board silent
+    /// for too long, can tell a long measurement from a dead board. A
+    /// reporter read by nothing with a silence limit may ignore it.
+    fn measuring(&mut self, status: &Measuring);
     fn result(&mut self, measurement: &Measurement);
     fn end(&mut self, results: u32);
 }
+
+/// The most board time timed between two [`Reporter::measuring`] calls of
+/// one operation (the call that crosses it ends first).
+///
+/// One second: a host's silence limit is tens of seconds, and an emulated
+/// board runs several times slower than its clock says (QEMU under
+/// `-icount shift=0` counts a nanosecond per instruction and runs 100 to
+/// 400 million a second), so a beat every board second is still a record
+/// every few host seconds there. On a real board it costs one short record
+/// a second, outside the timed calls.
+pub const BEAT_MS: u32 = 1000;
 
 /// How long each operation is measured: at least this many calls and at
 /// least this much time, whichever is more, within the samples' capacity.
@@ -154,23 +174,57 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         self.announce(algorithm, operation);
         let clock = self.platform.clock();
         let min_ticks = u64::from(self.settings.min_time_ms) * clock.ticks_per_second / 1000;
+        let beat_ticks = (u64::from(BEAT_MS) * clock.ticks_per_second / 1000).max(1);
         let min_iterations = self.settings.min_iterations.max(1) as usize;
+        let mut status = Measuring {
+            algorithm,
+            operation,
+            min_time_ms: self.settings.min_time_ms,
+            beat_ms: BEAT_MS,
+            calls: 0,
+            elapsed_ticks: 0,
+            slowest_ticks: 0,
+        };
+        // Before anything of the operation runs, batch sizing included: how
+        // long it will measure at least, and how often it will say so.
+        self.say_measuring(&status);
         let batch = self.calls_per_sample(&mut call);
 
-        self.platform.memory_start();
+        // Peaks of the memory windows closed so far: each beat is reported
+        // between two windows, so its own stack and heap are in neither.
+        let mut closed: Option<MemoryUse> = None;
+        self.memory_window(None, &mut closed);
         let mut done = 0usize;
         let mut total = 0u64;
+        let mut slowest = 0u64;
+        // `total` when the last beat was sent. Beats follow the timed ticks
+        // alone: the sum of the samples' own readings, so a beat needs no
+        // clock reading of its own, inside or outside the timed calls.
+        let mut beaten = 0u64;
         // The call count must fit the record's u32.
         let max_samples = self.samples.len().min((u32::MAX / batch) as usize);
-        while done < max_samples && (done < min_iterations || total < min_ticks) {
+        let more =
+            |done: usize, total: u64| done < max_samples && (done < min_iterations || total < min_ticks);
+        while more(done, total) {
             let elapsed = self.timed_calls(&mut call, batch);
             // A batch's per-call mean, rounded down so that `iterations *
             // min <= total` still holds.
             self.samples[done] = elapsed / u64::from(batch);
             total += elapsed;
+            slowest = slowest.max(elapsed);
             done += 1;
+            // Only between two calls, and not after the last: its result
+            // follows at once.
+            if total - beaten >= beat_ticks && more(done, total) {
+                // `done * batch` fits: `max_samples` is bounded for it.
+                status.calls = done as u32 * batch;
+                status.elapsed_ticks = total;
+                status.slowest_ticks = slowest;
+                self.memory_window(Some(&status), &mut closed);
+                beaten = total;
+            }
         }
-        let memory = self.platform.memory_stop();
+        let memory = self.last_memory_window(closed);
 
         let measurement = if done == 0 {
             // No room for even one sample: the caller gave no buffer.
@@ -193,6 +247,47 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
             }
         };
         self.reporter.result(&measurement);
+    }
+
+    /// The reporter's `measuring`, out of line: `measure` has a copy for
+    /// every operation's call, and the record's formatting in each would
+    /// cost a small board's flash.
+    #[inline(never)]
+    fn say_measuring(&mut self, status: &Measuring) {
+        self.reporter.measuring(status);
+    }
+
+    /// Opens the next memory window of an operation: first closes the open
+    /// one, if any, keeping its peaks in `closed`, and says where measuring
+    /// stands (`beat`), between the two windows so that the record's own
+    /// stack and heap are in neither.
+    ///
+    /// Every window of an operation is opened here, called from
+    /// `measure`'s frame: a target paints the stack below its caller, so
+    /// all of them start at one depth and their peaks compare. This frame
+    /// is kept small (the work is in `say_between_windows`), as the stack
+    /// it takes is below the painted stack's top, in no figure. Out of line
+    /// also because `measure` has a copy for every operation's call, and
+    /// this code in each would cost a small board's flash.
+    #[inline(never)]
+    fn memory_window(&mut self, beat: Option<&Measuring>, closed: &mut Option<MemoryUse>) {
+        if let Some(status) = beat {
+            self.say_between_windows(status, closed);
+        }
+        self.platform.memory_start();
+    }
+
+    #[inline(never)]
+    fn say_between_windows(&mut self, status: &Measuring, closed: &mut Option<MemoryUse>) {
+        *closed = Some(peaks(*closed, self.platform.memory_stop()));
+        self.reporter.measuring(status);
+    }
+
+    /// Closes the operation's last memory window: its peaks and those of
+    /// the windows before it.
+    #[inline(never)]
+    fn last_memory_window(&mut self, closed: Option<MemoryUse>) -> MemoryUse {
+        peaks(closed, self.platform.memory_stop())
     }
 
     /// Times `calls` calls back to back; the ticks they took together.
@@ -248,6 +343,21 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
 const RESOLUTION_STEPS: u64 = 25;
 /// Calls in one batch at most: a hash of 1 KiB at a 100 µs resolution.
 const MAX_BATCH: u32 = 1 << 16;
+
+/// The peaks of two memory windows of one operation: the higher of each,
+/// and unknown where either is (a target that cannot see it, or a stack
+/// that overflowed its paint). Each window's heap is counted above what was
+/// held when it opened, which between two calls is what was held before
+/// the first: their outputs are dropped inside the timed calls.
+pub(crate) fn peaks(earlier: Option<MemoryUse>, later: MemoryUse) -> MemoryUse {
+    let Some(earlier) = earlier else { return later };
+    let higher = |a: Option<u32>, b: Option<u32>| Some(a?.max(b?));
+    MemoryUse {
+        heap_bytes: higher(earlier.heap_bytes, later.heap_bytes),
+        heap_allocs: higher(earlier.heap_allocs, later.heap_allocs),
+        stack_bytes: higher(earlier.stack_bytes, later.stack_bytes),
+    }
+}
 
 /// The median of sorted samples; for an even count, the lower middle, so
 /// that the figure is one that was actually measured.

@@ -2,7 +2,7 @@ extern crate std;
 use std::cell::Cell;
 use std::vec::Vec;
 
-use pqbench_types::{Clock, Family, Measurement, Status, TickUnit};
+use pqbench_types::{Clock, Family, Measurement, Measuring, Status, TickUnit};
 
 use super::*;
 
@@ -52,6 +52,7 @@ impl Platform for SteppingPlatform {
 struct Collected {
     begun: Option<u32>,
     progress: Vec<(Algorithm, Operation, u32, u32)>,
+    measuring: Vec<Measuring>,
     results: Vec<Measurement>,
     ended: Option<u32>,
 }
@@ -62,6 +63,9 @@ impl Reporter for Collected {
     }
     fn progress(&mut self, a: Algorithm, o: Operation, index: u32, total: u32) {
         self.progress.push((a, o, index, total));
+    }
+    fn measuring(&mut self, status: &Measuring) {
+        self.measuring.push(*status);
     }
     fn result(&mut self, m: &Measurement) {
         self.results.push(*m);
@@ -108,6 +112,50 @@ fn ml_kem_768_reports_three_timed_operations_in_order() {
         assert_eq!(m.heap_bytes, Some(64));
         assert!(m.is_consistent());
     }
+}
+
+#[test]
+fn a_long_measurement_says_so_before_it_and_between_calls_at_each_beat() {
+    // 1000 ticks per second, 5 ticks a call: 3 s is 600 calls, and a beat
+    // (1 s) is 200 calls.
+    assert_eq!(BEAT_MS, 1000);
+    let settings = Settings { min_iterations: 1, min_time_ms: 3000 };
+    let (platform, got) = run_selected(settings, &mut [0; 1024], |a| a == Algorithm::Sha256);
+    let [m] = &got.results[..] else { panic!("{:?}", got.results) };
+    assert_eq!((m.iterations, m.total_ticks), (600, 3000), "{m:?}");
+    let beats: Vec<_> = got.measuring.iter().map(|b| (b.calls, b.elapsed_ticks, b.slowest_ticks)).collect();
+    // One before the first call, then one per beat of timed ticks, and none
+    // after the last call: its result follows at once.
+    assert_eq!(beats, [(0, 0, 0), (200, 1000, 5), (400, 2000, 5)]);
+    for beat in &got.measuring {
+        assert_eq!((beat.algorithm, beat.operation), (Algorithm::Sha256, Operation::Hash));
+        assert_eq!((beat.min_time_ms, beat.beat_ms), (3000, BEAT_MS));
+        assert!(beat.is_consistent(), "{beat:?}");
+    }
+    // No clock reading of their own: two per timed call, and nothing else
+    // (this clock moves one step per reading).
+    assert_eq!(platform.ticks / platform.step, 2 * 600);
+    // Each beat is reported between two memory windows, in neither.
+    assert_eq!(platform.memory_windows, 3);
+}
+
+#[test]
+fn a_short_measurement_says_so_once_before_it() {
+    let (_, got) = run_ml_kem_768(Settings { min_iterations: 4, min_time_ms: 0 }, &mut [0; 16]);
+    let beats: Vec<_> = got.measuring.iter().map(|b| (b.operation, b.calls, b.elapsed_ticks)).collect();
+    assert_eq!(beats, [(Operation::Keygen, 0, 0), (Operation::Encaps, 0, 0), (Operation::Decaps, 0, 0)]);
+}
+
+#[test]
+fn memory_windows_of_one_operation_keep_the_highest_peaks() {
+    let window =
+        |heap, stack| MemoryUse { heap_bytes: heap, heap_allocs: heap.map(|_| 1), stack_bytes: stack };
+    let first = measure::peaks(None, window(Some(64), Some(900)));
+    assert_eq!(first, window(Some(64), Some(900)));
+    let both = measure::peaks(Some(first), window(Some(128), Some(700)));
+    assert_eq!(both, window(Some(128), Some(900)));
+    // A stack that overflowed its paint in any window is unknown.
+    assert_eq!(measure::peaks(Some(both), window(Some(0), None)).stack_bytes, None);
 }
 
 #[test]

@@ -19,7 +19,7 @@ mod names;
 pub use names::{Algorithm, Family, Operation, Status, UnknownName};
 
 mod measurement;
-pub use measurement::{Clock, Measurement, TickUnit};
+pub use measurement::{Clock, Measurement, Measuring, TickUnit};
 
 #[cfg(feature = "alloc")]
 mod result;

@@ -127,3 +127,42 @@ impl Measurement {
             && self.total_ticks <= (self.max_ticks + rounding).saturating_mul(u64::from(self.iterations))
     }
 }
+
+/// An operation while a board measures it: what the board says between
+/// calls, so that a host waiting on a long measurement can tell a board
+/// that is busy from one that has died (`measuring` records, see
+/// `docs/record-format.md`).
+///
+/// Times are in the board's own clock: `elapsed_ticks` and `slowest_ticks`
+/// in its ticks, `min_time_ms` and `beat_ms` in its milliseconds. A host
+/// converts them to its own time only through the pace it sees the board
+/// keep, since an emulated board's second is not the host's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measuring {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    /// The least time the operation is measured for (the run's
+    /// `min_time_ms`); it runs longer where `min_iterations` calls take longer.
+    pub min_time_ms: u32,
+    /// The most timed board time between two of these records: another
+    /// comes once this much more has been timed, at the end of the call
+    /// (or batch) that crosses it.
+    pub beat_ms: u32,
+    /// Calls timed so far; 0 in the record sent before the first.
+    pub calls: u32,
+    /// Ticks timed so far: the sum of the samples, nothing else.
+    pub elapsed_ticks: u64,
+    /// The longest sample so far (one call, or one batch of calls timed
+    /// together): the longest the board has gone without a chance to speak.
+    pub slowest_ticks: u64,
+}
+
+impl Measuring {
+    /// Whether the figures can be true: nothing timed before the first
+    /// call, no sample longer than all of them together, and a beat.
+    pub fn is_consistent(&self) -> bool {
+        self.beat_ms > 0
+            && self.slowest_ticks <= self.elapsed_ticks
+            && (self.calls > 0 || self.elapsed_ticks == 0)
+    }
+}

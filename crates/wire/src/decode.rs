@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Operation, Status, TickUnit};
+use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Status, TickUnit};
 
 use crate::{CRC, MARKER, MARKER_FAMILY, kind};
 
@@ -38,6 +38,10 @@ pub enum Record {
         index: u32,
         total: u32,
     },
+    /// An operation being measured: the board is busy, not gone. Sent
+    /// before its first timed call and between calls at each beat; a board
+    /// older than this record never sends it.
+    Measuring(Measuring),
     Result(Measurement),
     End {
         results: u32,
@@ -250,6 +254,7 @@ pub fn parse_record(line: &[u8]) -> Result<Record, DecodeError> {
             index: fields.number("n")?,
             total: fields.number("of")?,
         }),
+        kind::MEASURING => fields.measuring().map(Record::Measuring),
         kind::RESULT => fields.measurement().map(Record::Result),
         kind::END => Ok(Record::End { results: fields.number("results")? }),
         kind::ERROR => Ok(Record::Error { message: fields.text("msg")?.to_owned() }),
@@ -376,6 +381,22 @@ impl Fields<'_> {
         parse(text).map_err(|_| malformed(alloc::format!("unknown {key} {text:?}")))
     }
 
+    fn measuring(&self) -> Result<Measuring, DecodeError> {
+        let m = Measuring {
+            algorithm: self.name("alg", Algorithm::from_name)?,
+            operation: self.name("op", Operation::from_name)?,
+            min_time_ms: self.number("min_ms")?,
+            beat_ms: self.number("beat_ms")?,
+            calls: self.number("calls")?,
+            elapsed_ticks: self.number("elapsed")?,
+            slowest_ticks: self.number("slowest")?,
+        };
+        if !m.is_consistent() {
+            return Err(malformed("measuring figures contradict each other"));
+        }
+        Ok(m)
+    }
+
     fn measurement(&self) -> Result<Measurement, DecodeError> {
         let status = self.name("status", Status::from_name)?;
         let mut m = Measurement::untimed(
@@ -406,7 +427,7 @@ impl Fields<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{RecordWriter, write_measurement};
+    use crate::{RecordWriter, write_measurement, write_measuring};
 
     fn sample() -> Measurement {
         Measurement {
@@ -596,5 +617,87 @@ mod tests {
             Err(DecodeError::UnsupportedVersion(_))
         ));
         assert!(matches!(parse_rendered("@pqb1 end results=1"), Err(DecodeError::Truncated(_))));
+    }
+
+    fn measuring() -> Measuring {
+        Measuring {
+            algorithm: Algorithm::Rsa2048,
+            operation: Operation::Private,
+            min_time_ms: 60_000,
+            beat_ms: 1000,
+            calls: 12,
+            elapsed_ticks: 26_611_308,
+            slowest_ticks: 2_218_096,
+        }
+    }
+
+    fn encoded_measuring(m: &Measuring) -> String {
+        let mut line = String::new();
+        write_measuring(&mut line, m).unwrap();
+        line
+    }
+
+    #[test]
+    fn a_measuring_record_reads_back_exactly() {
+        let line = encoded_measuring(&measuring());
+        assert!(
+            line.starts_with(
+                "@pqb1 measuring alg=RSA-2048 op=private min_ms=60000 beat_ms=1000 calls=12 elapsed=26611308 slowest=2218096 *"
+            ),
+            "{line}"
+        );
+        assert_eq!(Decoder::new().push(line.as_bytes()), [Event::Record(Record::Measuring(measuring()))]);
+        // The one before the first call: nothing timed yet.
+        let before = Measuring { calls: 0, elapsed_ticks: 0, slowest_ticks: 0, ..measuring() };
+        let line = encoded_measuring(&before);
+        assert_eq!(Decoder::new().push(line.as_bytes()), [Event::Record(Record::Measuring(before))]);
+    }
+
+    #[test]
+    fn a_rendered_measuring_record_reads_back_as_its_line_does() {
+        // The firmware's defmt message, as the host renders it.
+        let m = measuring();
+        let line = encoded_measuring(&m);
+        let crc = &line[line.len() - 10..line.len() - 2];
+        let text = alloc::format!(
+            "@pqb1 measuring alg={} op={} min_ms={} beat_ms={} calls={} elapsed={} slowest={} *{crc}",
+            m.algorithm,
+            m.operation,
+            m.min_time_ms,
+            m.beat_ms,
+            m.calls,
+            m.elapsed_ticks,
+            m.slowest_ticks
+        );
+        assert_eq!(parse_rendered(&text), Ok(Record::Measuring(m)));
+        let changed = text.replace("calls=12", "calls=13");
+        assert!(matches!(parse_rendered(&changed), Err(DecodeError::BadChecksum { .. })), "{changed}");
+    }
+
+    #[test]
+    fn a_measuring_record_that_contradicts_itself_or_lacks_a_field_is_refused() {
+        let contradictions = [
+            Measuring { slowest_ticks: 26_611_309, ..measuring() },
+            Measuring { calls: 0, ..measuring() },
+            Measuring { beat_ms: 0, ..measuring() },
+        ];
+        for m in contradictions {
+            let events = Decoder::new().push(encoded_measuring(&m).as_bytes());
+            assert!(matches!(events[..], [Event::Rejected(DecodeError::Malformed(_))]), "{m:?}: {events:?}");
+        }
+        // A good checksum over a record without `slowest`.
+        let mut line = String::new();
+        let mut w = RecordWriter::begin(&mut line, "measuring").unwrap();
+        for (key, value) in [("alg", "RSA-2048"), ("op", "private"), ("min_ms", "0"), ("beat_ms", "1000")] {
+            w.field(key, value).unwrap();
+        }
+        w.field("calls", 1).unwrap();
+        w.field("elapsed", 5).unwrap();
+        w.finish().unwrap();
+        let events = Decoder::new().push(line.as_bytes());
+        assert!(
+            matches!(&events[..], [Event::Rejected(DecodeError::Malformed(why))] if why.contains("slowest")),
+            "{events:?}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 use core::fmt::{self, Write};
 
-use pqbench_types::{Measurement, Status};
+use pqbench_types::{Measurement, Measuring, Status};
 
 use crate::{CRC, MARKER, is_plain, kind};
 
@@ -126,4 +126,23 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("bytes", m.bytes_per_op)?;
     record.optional("needs", m.needed_bytes)?;
     record.optional("batch", m.batch)
+}
+
+/// A `measuring` record's fields, in order: the operation, how long it is
+/// measured at least and how often it says so, then where it stands.
+pub fn measuring_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measuring) -> fmt::Result {
+    record.field("alg", m.algorithm)?;
+    record.field("op", m.operation)?;
+    record.field("min_ms", m.min_time_ms)?;
+    record.field("beat_ms", m.beat_ms)?;
+    record.field("calls", m.calls)?;
+    record.field("elapsed", m.elapsed_ticks)?;
+    record.field("slowest", m.slowest_ticks)
+}
+
+/// Writes a `measuring` record.
+pub fn write_measuring<W: Write>(out: &mut W, m: &Measuring) -> fmt::Result {
+    let mut record = RecordWriter::begin(out, kind::MEASURING)?;
+    measuring_fields(&mut record, m)?;
+    record.finish()
 }

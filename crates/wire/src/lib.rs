@@ -16,8 +16,9 @@
 //!
 //! Kinds, in the order a run sends them: `hello` (who the board and build
 //! are), `begin` (how many operations follow), `op` (the operation about to
-//! be timed: progress), `result` (one measurement), `end`, and `error` at any
-//! time. The host starts a run by sending a command line, see [`Command`].
+//! be timed: progress), `measuring` (before an operation's first timed call
+//! and then between calls about every second of board time: the board is
+//! alive), `result` (one measurement), `end`, and `error` at any time. The host starts a run by sending a command line, see [`Command`].
 //!
 //! The encoder ([`RecordWriter`]) needs no allocator, for firmware; the
 //! decoder ([`Decoder`], feature `decode`) resynchronises on the next `@pqb`
@@ -30,7 +31,9 @@ extern crate alloc;
 mod command;
 mod encode;
 pub use command::{Command, CommandError, RunCommand};
-pub use encode::{Discard, RecordWriter, measurement_fields, write_measurement};
+pub use encode::{
+    Discard, RecordWriter, measurement_fields, measuring_fields, write_measurement, write_measuring,
+};
 
 #[cfg(feature = "decode")]
 mod decode;
@@ -59,4 +62,5 @@ pub mod kind {
     pub const END: &str = "end";
     pub const ERROR: &str = "error";
     pub const CALIBRATION: &str = "calibration";
+    pub const MEASURING: &str = "measuring";
 }

@@ -3,8 +3,8 @@
 //! text transport would have written. A defmt message must carry the same
 //! fields in the same order, or the host refuses its records.
 //!
-//! `result` is not here: both write it with the wire crate's
-//! `measurement_fields`.
+//! `result` and `measuring` are not here: both transports write them with
+//! the wire crate's `measurement_fields` and `measuring_fields`.
 
 use core::fmt::{self, Write};
 

@@ -8,17 +8,17 @@
 //! written: `pqbench_wire::parse_rendered` rebuilds that line from the
 //! rendered text and checks it, so a message's fields must be exactly the
 //! text record's, in its order (`fields`, and the wire crate's
-//! `measurement_fields` for a result).
+//! `measurement_fields` for a result and `measuring_fields` for a beat).
 
 use core::fmt::{self, Write as _};
 use core::marker::PhantomData;
 
 use pqbench_suite::Reporter;
 use pqbench_suite::calibrate::{self, Calibration};
-use pqbench_types::{Algorithm, Measurement, Operation, Status};
+use pqbench_types::{Algorithm, Measurement, Measuring, Operation, Status};
 #[cfg(not(feature = "text-mirror"))]
 use pqbench_wire::Discard;
-use pqbench_wire::{RecordWriter, kind, measurement_fields};
+use pqbench_wire::{RecordWriter, kind, measurement_fields, measuring_fields};
 
 use super::fields;
 use crate::boards::{Clocks, Serial, board};
@@ -137,6 +137,21 @@ impl Reporter for Records<'_> {
             operation.as_str(),
             index,
             total,
+            crc,
+        );
+    }
+
+    fn measuring(&mut self, m: &Measuring) {
+        let crc = checksum(kind::MEASURING, |r| measuring_fields(r, m));
+        defmt::info!(
+            "@pqb1 measuring alg={=str} op={=str} min_ms={=u32} beat_ms={=u32} calls={=u32} elapsed={=u64} slowest={=u64} *{=u32:08x}",
+            m.algorithm.as_str(),
+            m.operation.as_str(),
+            m.min_time_ms,
+            m.beat_ms,
+            m.calls,
+            m.elapsed_ticks,
+            m.slowest_ticks,
             crc,
         );
     }

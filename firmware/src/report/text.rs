@@ -4,8 +4,8 @@ use core::fmt::{self, Write};
 
 use pqbench_suite::Reporter;
 use pqbench_suite::calibrate::Calibration;
-use pqbench_types::{Algorithm, Measurement, Operation};
-use pqbench_wire::{RecordWriter, kind, write_measurement};
+use pqbench_types::{Algorithm, Measurement, Measuring, Operation};
+use pqbench_wire::{RecordWriter, kind, write_measurement, write_measuring};
 
 use super::fields;
 use crate::boards::{Clocks, Serial, board};
@@ -59,6 +59,10 @@ impl Reporter for Records<'_> {
 
     fn progress(&mut self, algorithm: Algorithm, operation: Operation, index: u32, total: u32) {
         self.send(kind::OP, |r| fields::progress(r, algorithm, operation, index, total));
+    }
+
+    fn measuring(&mut self, status: &Measuring) {
+        let _ = write_measuring(self.0, status);
     }
 
     fn result(&mut self, measurement: &Measurement) {

@@ -15,7 +15,7 @@ use pqbench_collect::collector::{Collector, ImageIdentity, Link};
 use pqbench_collect::frames::{DefmtDecoder, FrameDecoder};
 use pqbench_collect::image::{FirmwareImage, ImageError};
 use pqbench_store::{NewRun, Store};
-use pqbench_types::{Algorithm, BenchResult, Measurement, RunStatus};
+use pqbench_types::{Algorithm, BenchResult, Measurement, Measuring, Operation, RunStatus};
 use pqbench_wire::{Decoder, Event, Record, RunCommand};
 use serde_json::json;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -36,6 +36,63 @@ fn image(relative: &str) -> FirmwareImage {
 /// the records are equal in every field, and so are the stored results.
 #[tokio::test]
 async fn one_measurement_through_both_transports_gives_records_equal_in_every_field() {
+    let command =
+        [Algorithm::MlKem512, Algorithm::MlDsa44, Algorithm::X25519, Algorithm::Aes128Gcm, Algorithm::Sha256]
+            .into_iter()
+            .fold(RunCommand::new(2, 0), RunCommand::with_algorithm);
+    let mirrored = through_both_transports(command).await;
+    let text_records = &mirrored.text;
+
+    let measurements: Vec<&Measurement> =
+        text_records.iter().filter_map(|r| if let Record::Result(m) = r { Some(m) } else { None }).collect();
+    assert_eq!(measurements.len(), 11, "{text_records:?}");
+    assert_eq!(&mirrored.defmt, text_records, "the defmt frames carry every field of every record unchanged");
+
+    let Some(Record::Hello(hello)) = text_records.first() else { panic!("no hello: {text_records:?}") };
+    let clock = hello.clock().unwrap();
+    let expected: Vec<BenchResult> =
+        measurements.iter().map(|m| BenchResult::from_measurement(m, &clock)).collect();
+    assert_eq!(mirrored.store.results(mirrored.id).await.unwrap(), expected);
+}
+
+/// A measurement long enough for `measuring` records between its calls:
+/// through both transports, they are equal in every field too.
+#[tokio::test]
+async fn measuring_records_through_both_transports_are_equal_in_every_field() {
+    // 2.5 s of board time each (public stops a little short, at the
+    // firmware's 1024 samples): the record before the first call, and
+    // beats after 1 s and 2 s.
+    let command = RunCommand::new(1, 2500).with_algorithm(Algorithm::Rsa2048);
+    let mirrored = through_both_transports(command).await;
+    let beats: Vec<&Measuring> = mirrored
+        .text
+        .iter()
+        .filter_map(|r| if let Record::Measuring(m) = r { Some(m) } else { None })
+        .collect();
+    for operation in [Operation::Public, Operation::Private] {
+        let of: Vec<_> = beats.iter().filter(|m| m.operation == operation).collect();
+        assert_eq!(of.len(), 3, "{operation}: {beats:?}");
+        assert_eq!((of[0].calls, of[0].elapsed_ticks), (0, 0), "{beats:?}");
+        // 25 million ticks a second.
+        assert!(of[1].calls > 0 && of[1].elapsed_ticks >= 25_000_000, "{beats:?}");
+        assert!(of[2].elapsed_ticks >= 50_000_000 && of[2].slowest_ticks > 0, "{beats:?}");
+    }
+    assert_eq!(mirrored.defmt, mirrored.text, "the defmt frames carry every field of every record unchanged");
+}
+
+/// What one run of the `text-mirror` image sent, read from each transport.
+struct Mirrored {
+    defmt: Vec<Record>,
+    text: Vec<Record>,
+    store: Store,
+    id: i64,
+    _dir: tempfile::TempDir,
+}
+
+/// Runs `command` on the `text-mirror` image, which sends each record as
+/// defmt frames on its console UART (collected through the defmt path)
+/// and as a text line on its second UART (into a file).
+async fn through_both_transports(command: RunCommand) -> Mirrored {
     common::firmware_dist();
     let mirror = image("test/mps2-an386-defmt-text-mirror.elf");
     let dir = tempfile::tempdir().unwrap();
@@ -49,10 +106,6 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
     let emulator = Emulator::start(&board, &mirror.path).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let mut port = Tee { inner: emulator.open_console().unwrap(), seen: seen.clone() };
-    let command =
-        [Algorithm::MlKem512, Algorithm::MlDsa44, Algorithm::X25519, Algorithm::Aes128Gcm, Algorithm::Sha256]
-            .into_iter()
-            .fold(RunCommand::new(2, 0), RunCommand::with_algorithm);
     let mut collector = Collector::to(StoreRecorder::for_run(&store, id));
     collector.image = Some((&mirror).into());
     let mut decoder = DefmtDecoder::new(&mirror).unwrap();
@@ -71,22 +124,11 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
             })
             .collect()
     };
-    let defmt_records = records(DefmtDecoder::new(&mirror).unwrap().push(&seen.lock().unwrap()));
+    let defmt = records(DefmtDecoder::new(&mirror).unwrap().push(&seen.lock().unwrap()));
     let mut text = Decoder::new();
     let mut text_events = text.push(&std::fs::read(&text_file).unwrap());
     text_events.extend(text.finish());
-    let text_records = records(text_events);
-
-    let measurements: Vec<&Measurement> =
-        text_records.iter().filter_map(|r| if let Record::Result(m) = r { Some(m) } else { None }).collect();
-    assert_eq!(measurements.len(), 11, "{text_records:?}");
-    assert_eq!(defmt_records, text_records, "the defmt frames carry every field of every record unchanged");
-
-    let Some(Record::Hello(hello)) = text_records.first() else { panic!("no hello: {text_records:?}") };
-    let clock = hello.clock().unwrap();
-    let expected: Vec<BenchResult> =
-        measurements.iter().map(|m| BenchResult::from_measurement(m, &clock)).collect();
-    assert_eq!(store.results(id).await.unwrap(), expected);
+    Mirrored { defmt, text: records(text_events), store, id, _dir: dir }
 }
 
 /// The same request through `pqbench serve` on the text build and on the

@@ -19,6 +19,7 @@ mod defmt_path;
 mod emulated_board;
 mod emulated_faults;
 mod import;
+mod long_operations;
 mod migrate;
 mod probe_boards;
 mod rtt_mailbox;
