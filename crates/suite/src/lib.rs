@@ -38,7 +38,7 @@ mod rsa;
 
 pub use measure::{MemoryBudget, MemoryUse, Platform, Reporter, Settings};
 
-use pqbench_types::{Algorithm, Operation};
+use pqbench_types::{Algorithm, Failure, Operation};
 
 /// Every (algorithm, operation) the suite knows, in the order it runs them:
 /// post-quantum first, then classical public-key, then symmetric and hashes.
@@ -259,6 +259,14 @@ pub(crate) fn known_answer(algorithm: Algorithm, actual: &[u8], expected: &[u8])
         return false;
     }
     actual == expected
+}
+
+/// A self-test's verdict: passed, or which kind of check failed.
+pub(crate) type Verdict = Result<(), Failure>;
+
+/// `Ok` when `passed`, else the `failure` a result will carry.
+pub(crate) fn check(passed: bool, failure: Failure) -> Verdict {
+    if passed { Ok(()) } else { Err(failure) }
 }
 
 /// A signature self-test: `signature` verifies for `message` and not for

@@ -2,7 +2,7 @@ extern crate std;
 use std::cell::Cell;
 use std::vec::Vec;
 
-use pqbench_types::{Clock, Family, Measurement, Status, TickUnit};
+use pqbench_types::{Clock, Failure, Family, Measurement, Status, TickUnit};
 
 use super::*;
 
@@ -212,7 +212,11 @@ fn a_corrupted_known_answer_fails_every_operation_untimed() {
         let failed: Vec<_> = got.results.iter().filter(|m| m.algorithm == algorithm).collect();
         assert_eq!(failed.len(), operations, "{algorithm}");
         for m in failed {
-            assert_eq!(*m, Measurement::untimed(algorithm, m.operation, Status::Failed));
+            let expected = Measurement {
+                failure: Some(Failure::KnownAnswer),
+                ..Measurement::untimed(algorithm, m.operation, Status::Failed)
+            };
+            assert_eq!(*m, expected, "failed, untimed, and says it was the known answer");
         }
         let other = got.results.iter().find(|m| m.algorithm == beside);
         assert_eq!(other.map(|m| m.status), Some(Status::Ok), "{algorithm}");

@@ -58,7 +58,7 @@ pub(crate) fn bench<D: MlDsa>(algorithm: Algorithm, session: &mut Session<'_, im
     let message: [u8; 32] = crate::random(&mut rng);
 
     let Some(signature) = self_test::<D>(&keys, &keys, &message, crate::random(&mut rng)) else {
-        return session.failed(algorithm);
+        return session.failed(algorithm, pqbench_types::Failure::RoundTrip);
     };
 
     session.time(algorithm, Operation::Keygen, || D::generate(crate::random(&mut rng)));

@@ -23,7 +23,7 @@ pub(crate) fn bench<P: MlDsaParams>(
     let message: [u8; 32] = crate::random(&mut rng);
 
     let Some(signature) = self_test(&signer, &verifier, &message, &mut rng) else {
-        return session.failed(algorithm);
+        return session.failed(algorithm, pqbench_types::Failure::RoundTrip);
     };
 
     session.time(algorithm, Operation::Keygen, || SigningKey::<P>::generate_from_rng(&mut rng));

@@ -65,7 +65,7 @@ pub(crate) fn bench<K: MlKem>(algorithm: Algorithm, session: &mut Session<'_, im
     let passed = K::decapsulate(&keys, &ciphertext) == sent
         && K::decapsulate(&keys, &K::tampered(&ciphertext)) != sent;
     if !passed {
-        return session.failed(algorithm);
+        return session.failed(algorithm, pqbench_types::Failure::RoundTrip);
     }
 
     session.time(algorithm, Operation::Keygen, || K::generate(crate::random(&mut rng)));

@@ -23,7 +23,7 @@ where
     tampered[0] ^= 1;
     let passed = dk.decapsulate(&ct) == sent && dk.decapsulate(&tampered) != sent;
     if !passed {
-        return session.failed(algorithm);
+        return session.failed(algorithm, pqbench_types::Failure::RoundTrip);
     }
 
     session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
