@@ -236,8 +236,8 @@ pub(crate) fn seeded_rng(algorithm: Algorithm) -> rand_chacha::ChaCha20Rng {
 }
 
 /// `N` fresh bytes from the suite's generator, for the APIs that take their
-/// randomness as an array rather than a generator (libcrux's).
-#[cfg(feature = "libcrux")]
+/// randomness as an array rather than a generator (libcrux's), and tests.
+#[cfg(any(feature = "libcrux", test))]
 pub(crate) fn random<const N: usize>(rng: &mut impl rand_core::Rng) -> [u8; N] {
     let mut bytes = [0u8; N];
     rng.fill_bytes(&mut bytes);
