@@ -29,8 +29,10 @@
 //! the test `kat::tests::are_those_of_the_independent_implementation` runs
 //! and compares with this table in every `cargo xtask test`. The suite's
 //! tests run once with libcrux and once with RustCrypto, each checking its
-//! own outputs against this one table: the two agree byte for byte with
-//! each other by way of agreeing with the independent one.
+//! own outputs against this one table, so the two agree with each other by
+//! way of the independent one; a third run with both features compares
+//! their outputs byte for byte directly
+//! (`tests::libcrux_and_rustcrypto_agree_byte_for_byte`).
 
 use pqbench_types::Algorithm;
 use sha3::{Digest, Sha3_256};
@@ -258,6 +260,61 @@ mod tests {
             derived.len(),
             differ.join("\n")
         );
+    }
+
+    /// libcrux and RustCrypto built together (`--features libcrux,rustcrypto`,
+    /// a run of its own in `cargo xtask test`) give the same bytes for every
+    /// output of the known answers, at every parameter set: the direct
+    /// comparison, beside each one's comparison with the independent table.
+    #[cfg(all(feature = "libcrux", feature = "rustcrypto"))]
+    #[test]
+    fn libcrux_and_rustcrypto_agree_byte_for_byte() {
+        use ml_dsa::MlDsaParams;
+        use ml_dsa::signature::Keypair;
+        use ml_kem::kem::{Decapsulate, KeyExport};
+
+        use crate::dsa::{libcrux as libcrux_dsa, rustcrypto as rustcrypto_dsa};
+        use crate::kem::{libcrux as libcrux_kem, rustcrypto as rustcrypto_kem};
+
+        fn kem<L: libcrux_kem::MlKem, R: rustcrypto_kem::Deterministic>(name: &str)
+        where
+            R::DecapsulationKey: Decapsulate,
+        {
+            let keys = L::generate(KEM_SEED);
+            let (ct, ss) = L::encapsulate(&keys, KEM_M);
+            let rejected = L::decapsulate(&keys, &L::tampered(&ct));
+            let (dk, ek) = R::from_seed(KEM_SEED);
+            let (their_ct, their_ss) = R::encapsulate(&ek, KEM_M);
+            let mut tampered = their_ct.clone();
+            tampered[0] ^= 1;
+            let (our_ek, our_dk) = L::encoded_keys(&keys);
+            assert_eq!(our_ek, &ek.to_bytes()[..], "{name} ek");
+            assert_eq!(our_dk, &R::encoded_decapsulation_key(&dk)[..], "{name} dk");
+            assert_eq!(L::encoded_ciphertext(&ct), &their_ct[..], "{name} ct");
+            assert_eq!(ss[..], their_ss[..], "{name} shared secret");
+            assert_eq!(rejected[..], dk.decapsulate(&tampered)[..], "{name} implicit rejection");
+        }
+        kem::<libcrux_kem::MlKem512, rustcrypto_kem::MlKem512>("ML-KEM-512");
+        kem::<libcrux_kem::MlKem768, rustcrypto_kem::MlKem768>("ML-KEM-768");
+        kem::<libcrux_kem::MlKem1024, rustcrypto_kem::MlKem1024>("ML-KEM-1024");
+
+        fn dsa<L: libcrux_dsa::MlDsa, P: MlDsaParams>(name: &str) {
+            let keys = L::generate(DSA_XI);
+            let signature = L::sign(&keys, DSA_MESSAGE, DSA_RND).expect("libcrux signs");
+            let key = ml_dsa::SigningKey::<P>::from_seed(&DSA_XI.into());
+            let signer = rustcrypto_dsa::expanded(&key);
+            let their_signature =
+                signer.sign_deterministic(DSA_MESSAGE, DSA_CONTEXT).expect("RustCrypto signs");
+            let (pk, sk) = L::encoded_keys(&keys);
+            assert_eq!(pk, &key.verifying_key().encode()[..], "{name} pk");
+            #[allow(deprecated)]
+            let their_sk = signer.to_expanded();
+            assert_eq!(sk, &their_sk[..], "{name} sk");
+            assert_eq!(L::encoded_signature(&signature), &their_signature.encode()[..], "{name} signature");
+        }
+        dsa::<libcrux_dsa::MlDsa44, rustcrypto_dsa::MlDsa44>("ML-DSA-44");
+        dsa::<libcrux_dsa::MlDsa65, rustcrypto_dsa::MlDsa65>("ML-DSA-65");
+        dsa::<libcrux_dsa::MlDsa87, rustcrypto_dsa::MlDsa87>("ML-DSA-87");
     }
 
     #[test]

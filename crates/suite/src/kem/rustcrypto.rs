@@ -27,6 +27,9 @@ pub(crate) trait Deterministic: Kem {
         dk: &Self::DecapsulationKey,
         expected: &[u8; 32],
     ) -> bool;
+    /// That encoding itself, for the test that compares it with libcrux's.
+    #[cfg(all(test, feature = "libcrux"))]
+    fn encoded_decapsulation_key(dk: &Self::DecapsulationKey) -> alloc::vec::Vec<u8>;
 }
 
 macro_rules! deterministic {
@@ -51,6 +54,13 @@ macro_rules! deterministic {
                 #[allow(deprecated)]
                 let encoded = ml_kem::ExpandedKeyEncoding::to_expanded_bytes(dk);
                 kat::matches(algorithm, &encoded, expected)
+            }
+
+            #[cfg(all(test, feature = "libcrux"))]
+            fn encoded_decapsulation_key(dk: &Self::DecapsulationKey) -> alloc::vec::Vec<u8> {
+                #[allow(deprecated)]
+                let encoded = ml_kem::ExpandedKeyEncoding::to_expanded_bytes(dk);
+                encoded.to_vec()
             }
         }
     )+};
