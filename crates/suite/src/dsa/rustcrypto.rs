@@ -17,9 +17,9 @@ pub(crate) fn bench<P: MlDsaParams>(
     session: &mut Session<'_, impl Platform, impl Reporter>,
 ) {
     let mut rng = crate::seeded_rng(algorithm);
-    // ML-DSA.KeyGen_internal(xi) (FIPS 204 Algorithm 6), on the known
-    // answers' seed (see `kat`): the keys the timed operations use too.
-    let key = SigningKey::<P>::from_seed(&kat::keygen_seed(kat::DSA_XI).into());
+    // On the known answers' seed (see `kat`): the keys the timed operations
+    // use too.
+    let key = key_from_seed::<P>(kat::DSA_XI);
     let signer = expanded(&key);
     let verifier = key.verifying_key();
 
@@ -106,6 +106,15 @@ fn signature_matches<P: MlDsaParams>(
     expected: &[u8; 32],
 ) -> bool {
     kat::matches(algorithm, &signature.encode(), expected)
+}
+
+/// ML-DSA.KeyGen_internal(xi) (FIPS 204 Algorithm 6). Not inlined: key
+/// generation's temporaries (the matrix A, s1, s2, t: tens of KB at
+/// ML-DSA-87) would otherwise stay in the caller's frame, under every
+/// operation timed after it.
+#[inline(never)]
+fn key_from_seed<P: MlDsaParams>(xi: [u8; 32]) -> SigningKey<P> {
+    SigningKey::<P>::from_seed(&kat::keygen_seed(xi).into())
 }
 
 /// The signing key in the form hedged signing takes, on the heap: it is
