@@ -54,7 +54,13 @@ D = bytes(range(0x00, 0x20))
 Z = bytes(range(0x20, 0x40))
 M = bytes(range(0x40, 0x60))
 XI = bytes(range(0x60, 0x80))
-MESSAGE = b"pqbench known answer"
+# The suffix is chosen so that deterministic signing takes exactly two rounds
+# of FIPS 204 Algorithm 7's rejection loop at every parameter set (checked
+# below): the self-test then sees one candidate rejected and one accepted, so
+# a miscompiled norm or hint check changes the answer, at a bounded cost on a
+# board (the message without it takes 3, 2 and 9 rounds).
+MESSAGE = b"pqbench known answer 26"
+ROUNDS = 2
 CONTEXT = b""
 RND = bytes(32)  # FIPS 204 Algorithm 2, line 5 (deterministic variant)
 
@@ -78,11 +84,29 @@ def kem_answers(kem):
     return (("ek", ek), ("dk", dk), ("ct", ct), ("ss", ss), ("rejected", rejected))
 
 
+def rounds_of(dsa, sign):
+    """Runs sign(), counting the rounds of the rejection loop: each round
+    samples its mask y once (ExpandMask, FIPS 204 Algorithm 7 line 11)."""
+    count = [0]
+    expand = dsa._expand_mask_vector
+
+    def counted(*args, **kwargs):
+        count[0] += 1
+        return expand(*args, **kwargs)
+
+    dsa._expand_mask_vector = counted
+    try:
+        return sign(), count[0]
+    finally:
+        del dsa._expand_mask_vector
+
+
 def dsa_answers(dsa):
     pk, sk = dsa._keygen_internal(XI)
     assert (pk, sk) == dsa.key_derive(XI)
     external = bytes([0, len(CONTEXT)]) + CONTEXT + MESSAGE
-    sig = dsa._sign_internal(sk, external, RND)
+    sig, rounds = rounds_of(dsa, lambda: dsa._sign_internal(sk, external, RND))
+    assert rounds == ROUNDS, f"signing took {rounds} rounds, not {ROUNDS}: choose the message again"
     assert sig == dsa.sign(sk, MESSAGE, ctx=CONTEXT, deterministic=True), "the external form"
     assert dsa.verify(pk, MESSAGE, sig, ctx=CONTEXT)
     return (("pk", pk), ("sk", sk), ("sig", sig))
