@@ -76,6 +76,12 @@ const TEST_IMAGES: &[TestImage] = &[
         what: "mps2-an386 with a failing self-test",
     },
     TestImage {
+        file: "mps2-an386-pqc-fault.elf",
+        features: "inject-pqc-fault",
+        defmt: false,
+        what: "mps2-an386 with ML-KEM and ML-DSA wrong but consistent",
+    },
+    TestImage {
         file: "mps2-an386-defmt-text-mirror.elf",
         features: "text-mirror",
         defmt: true,
@@ -351,19 +357,23 @@ impl Project {
         // Stopped and deleted when this returns, as it is dropped.
         let postgres = postgres::TestPostgres::start(self)?;
         step("Rust tests");
+        // The suite's known answers are recomputed by the independent
+        // implementation setup installed (kat::tests), in both runs: each
+        // implementation is checked against the same table.
+        let kat_python = setup::kat_python_path(self);
         run(cargo_host(self)
             .arg("test")
             .env("PQBENCH_DIST", self.dist())
-            .env("PQBENCH_TEST_POSTGRES", postgres.url()))?;
+            .env("PQBENCH_TEST_POSTGRES", postgres.url())
+            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
         step("the suite with RustCrypto's ML-KEM/ML-DSA (the small boards' build)");
-        run(cargo_host(self).args([
-            "test",
-            "--package",
-            "pqbench-suite",
-            "--no-default-features",
-            "--features",
-            "rustcrypto",
-        ]))?;
+        run(cargo_host(self)
+            .args(["test", "--package", "pqbench-suite", "--no-default-features", "--features", "rustcrypto"])
+            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
+        step("the suite with both, their ML-KEM/ML-DSA outputs compared byte for byte");
+        run(cargo_host(self)
+            .args(["test", "--package", "pqbench-suite", "--features", "libcrux,rustcrypto"])
+            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
         step("the server without probe support still builds (--no-default-features)");
         run(cargo_host(self).args([
             "check",

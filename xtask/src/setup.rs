@@ -54,7 +54,56 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
         step("installing the npm packages: wasm-opt, browser tests and benchmark (npm ci)");
         run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&npm))?;
     }
+    if for_tests {
+        kat_python(project)?;
+    }
     Ok(cross)
+}
+
+/// The pinned Python packages the ML-KEM/ML-DSA known answers are derived
+/// from (crates/suite/kat/requirements.txt).
+fn kat_requirements(project: &Project) -> PathBuf {
+    project.root.join("crates/suite/kat/requirements.txt")
+}
+
+/// The interpreter of the virtual environment that holds them, which the
+/// suite's test `kat::tests::are_those_of_the_independent_implementation`
+/// runs `derive.py` with (PQBENCH_KAT_PYTHON).
+pub fn kat_python_path(project: &Project) -> PathBuf {
+    project.target.join("kat-venv/bin/python")
+}
+
+/// Makes the virtual environment and installs the pinned packages from
+/// PyPI, unless it already holds them. A virtual environment of its own,
+/// beside the build: nothing of the machine's Python changes. Without
+/// PyPI this fails, and so does the test: a known-answer table that nothing
+/// independent recomputed is not checked.
+fn kat_python(project: &Project) -> Result<()> {
+    let venv = project.target.join("kat-venv");
+    let wanted = std::fs::read_to_string(kat_requirements(project))?;
+    // What the last successful install installed, kept inside the venv.
+    let installed = venv.join("pqbench-requirements.txt");
+    if kat_python_path(project).is_file() && std::fs::read_to_string(&installed).ok() == Some(wanted.clone())
+    {
+        return Ok(());
+    }
+    if !python_has_venv() {
+        apt_install(&["python3", "python3-venv"])?;
+    }
+    step("installing kyber-py and dilithium-py from PyPI (the independent ML-KEM/ML-DSA known answers)");
+    let _ = std::fs::remove_dir_all(&venv);
+    run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
+    run(Command::new(kat_python_path(project))
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+        .arg(kat_requirements(project)))
+    .context("pip could not install the known answers' Python packages: is PyPI reachable?")?;
+    std::fs::write(installed, wanted)?;
+    Ok(())
+}
+
+/// Whether `python3 -m venv` works here (Debian splits it into python3-venv).
+fn python_has_venv() -> bool {
+    Command::new("python3").args(["-c", "import venv, ensurepip"]).output().is_ok_and(|o| o.status.success())
 }
 
 /// Where the project's npm packages are declared and installed.

@@ -3,7 +3,7 @@
 
 use aes_gcm::aead::inout::InOutBuf;
 use aes_gcm::aead::{self, AeadInOut, Key, KeyInit, Nonce, Tag};
-use pqbench_types::{Algorithm, Operation};
+use pqbench_types::{Algorithm, Failure, Operation};
 use rand_core::Rng;
 
 use crate::THROUGHPUT_BYTES;
@@ -93,9 +93,11 @@ pub(crate) fn bench<A: AeadInOut + KeyInit>(
     rng.fill_bytes(&mut plaintext);
     let mut sealed = [0u8; THROUGHPUT_BYTES];
 
-    let tag = match seal(&cipher, &nonce, &ASSOCIATED, &plaintext, &mut sealed) {
-        Ok(tag) if self_test::<A>(algorithm, kat) => tag,
-        _ => return session.failed(algorithm),
+    if let Err(failure) = self_test::<A>(algorithm, kat) {
+        return session.failed(algorithm, failure);
+    }
+    let Ok(tag) = seal(&cipher, &nonce, &ASSOCIATED, &plaintext, &mut sealed) else {
+        return session.failed(algorithm, Failure::RoundTrip);
     };
 
     // Separate input and output buffers, so that every call sees the same
@@ -113,17 +115,16 @@ pub(crate) fn bench<A: AeadInOut + KeyInit>(
 
 /// The vector encrypts to its ciphertext and tag and decrypts back, and a
 /// ciphertext with one bit flipped is rejected.
-pub(crate) fn self_test<A: AeadInOut + KeyInit>(algorithm: Algorithm, kat: &Kat) -> bool {
+pub(crate) fn self_test<A: AeadInOut + KeyInit>(algorithm: Algorithm, kat: &Kat) -> crate::Verdict {
+    // A vector the cipher cannot take is one it cannot reproduce.
     let (Ok(cipher), Ok(nonce), Ok(tag)) =
         (A::new_from_slice(kat.key), Nonce::<A>::try_from(kat.nonce), Tag::<A>::try_from(kat.tag))
     else {
-        return false;
+        return Err(Failure::KnownAnswer);
     };
     // Room for the longest vector above.
     let mut buffer = [0u8; 128];
-    let Some(out) = buffer.get_mut(..kat.plaintext.len()) else {
-        return false;
-    };
+    let out = buffer.get_mut(..kat.plaintext.len()).ok_or(Failure::KnownAnswer)?;
 
     let encrypts = match seal(&cipher, &nonce, kat.associated, kat.plaintext, out) {
         Ok(sealed_tag) => {
@@ -135,15 +136,14 @@ pub(crate) fn self_test<A: AeadInOut + KeyInit>(algorithm: Algorithm, kat: &Kat)
     let decrypts = open(&cipher, &nonce, kat.associated, kat.ciphertext, &tag, out).is_ok()
         && crate::known_answer(algorithm, out, kat.plaintext);
 
+    crate::check(encrypts && decrypts, Failure::KnownAnswer)?;
+
     let mut tampered = [0u8; 128];
-    let Some(tampered) = tampered.get_mut(..kat.ciphertext.len()) else {
-        return false;
-    };
+    let tampered = tampered.get_mut(..kat.ciphertext.len()).ok_or(Failure::KnownAnswer)?;
     tampered.copy_from_slice(kat.ciphertext);
     tampered[0] ^= 1;
     let rejects = open(&cipher, &nonce, kat.associated, tampered, &tag, out).is_err();
-
-    encrypts && decrypts && rejects
+    crate::check(rejects, Failure::RoundTrip)
 }
 
 /// Encrypts `input` into `output` (same length), returning the tag.

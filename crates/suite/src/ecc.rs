@@ -4,7 +4,7 @@
 // One `signature` crate (3.x) under all three: its traits serve every key here.
 use p256::ecdsa::signature::{RandomizedSigner, Signer, Verifier};
 use p256::elliptic_curve::Generate;
-use pqbench_types::{Algorithm, Operation};
+use pqbench_types::{Algorithm, Failure, Operation};
 use rand_core::Rng;
 
 use crate::measure::{Platform, Reporter, Session};
@@ -22,7 +22,7 @@ pub(crate) fn ecdsa_p256(algorithm: Algorithm, session: &mut Session<'_, impl Pl
     // Self-test: a signature verifies and a tampered message does not.
     let signature = match RandomizedSigner::<Signature>::try_sign_with_rng(&signer, &mut rng, &message) {
         Ok(signature) if crate::verifies_only(&verifier, &message, &signature) => signature,
-        _ => return session.failed(algorithm),
+        _ => return session.failed(algorithm, Failure::RoundTrip),
     };
 
     // Hedged nonces (RFC 6979 with fresh randomness mixed in), the crate's
@@ -47,7 +47,7 @@ pub(crate) fn ecdh_p256(algorithm: Algorithm, session: &mut Session<'_, impl Pla
     let ours_agreed = ours.diffie_hellman(&their_public);
     let theirs_agreed = theirs.diffie_hellman(&ours.public_key());
     if ours_agreed.raw_secret_bytes() != theirs_agreed.raw_secret_bytes() {
-        return session.failed(algorithm);
+        return session.failed(algorithm, Failure::RoundTrip);
     }
 
     // A key pair is the secret scalar and its public point, as wolfCrypt's
@@ -78,7 +78,7 @@ pub(crate) fn x25519(algorithm: Algorithm, session: &mut Session<'_, impl Platfo
     use x25519_dalek::{PublicKey, StaticSecret};
 
     if !x25519_self_test(algorithm) {
-        return session.failed(algorithm);
+        return session.failed(algorithm, Failure::KnownAnswer);
     }
 
     let mut rng = crate::seeded_rng(algorithm);
@@ -131,9 +131,11 @@ pub(crate) fn ed25519(algorithm: Algorithm, session: &mut Session<'_, impl Platf
     let mut message = [0u8; 32];
     rng.fill_bytes(&mut message);
 
-    let signature = match signer.try_sign(&message) {
-        Ok(signature) if ed25519_self_test(algorithm) => signature,
-        _ => return session.failed(algorithm),
+    if let Err(failure) = ed25519_self_test(algorithm) {
+        return session.failed(algorithm, failure);
+    }
+    let Ok(signature) = signer.try_sign(&message) else {
+        return session.failed(algorithm, Failure::RoundTrip);
     };
 
     session.time(algorithm, Operation::Keygen, || SigningKey::generate(&mut rng));
@@ -143,19 +145,23 @@ pub(crate) fn ed25519(algorithm: Algorithm, session: &mut Session<'_, impl Platf
 
 /// The RFC's key pair and signature, which verifies, and a signature with
 /// one bit flipped, which does not.
-fn ed25519_self_test(algorithm: Algorithm) -> bool {
+fn ed25519_self_test(algorithm: Algorithm) -> crate::Verdict {
     use ed25519_dalek::{Signature, SigningKey};
     use rfc8032::*;
 
     let key = SigningKey::from_bytes(&SECRET);
     let verifier = key.verifying_key();
-    let Ok(signature) = key.try_sign(b"") else {
-        return false;
-    };
+    let signature = key.try_sign(b"").map_err(|_| Failure::KnownAnswer)?;
     let mut tampered = signature.to_bytes();
     tampered[0] ^= 1;
-    crate::known_answer(algorithm, verifier.as_bytes(), &PUBLIC)
-        && crate::known_answer(algorithm, &signature.to_bytes(), &SIGNATURE)
-        && verifier.verify(b"", &signature).is_ok()
-        && verifier.verify(b"", &Signature::from_bytes(&tampered)).is_err()
+    crate::check(
+        crate::known_answer(algorithm, verifier.as_bytes(), &PUBLIC)
+            && crate::known_answer(algorithm, &signature.to_bytes(), &SIGNATURE),
+        Failure::KnownAnswer,
+    )?;
+    crate::check(
+        verifier.verify(b"", &signature).is_ok()
+            && verifier.verify(b"", &Signature::from_bytes(&tampered)).is_err(),
+        Failure::RoundTrip,
+    )
 }

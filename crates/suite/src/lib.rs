@@ -8,8 +8,10 @@
 //!
 //! Method, as pqm4 and wolfCrypt's benchmark do it:
 //! - a self-test first: a known answer from the algorithm's standard where
-//!   one is cheap, otherwise a round trip with a tampered input that must be
-//!   rejected; a failed self-test is reported as failed and not timed;
+//!   one is cheap (for ML-KEM and ML-DSA, from an independent implementation:
+//!   see `kat`), and a round trip with a tampered input that must be
+//!   rejected where there is one; a failed self-test is reported as failed,
+//!   with which kind failed, and not timed;
 //! - then at least `min_iterations` and at least `min_time_ms` of timed
 //!   calls, each timed alone so min, median and max are real samples;
 //! - heap and stack peaks over those calls, relative to before the first.
@@ -30,6 +32,7 @@ pub mod calibrate;
 mod dsa;
 mod ecc;
 mod hash;
+mod kat;
 mod kem;
 mod measure;
 pub mod needs;
@@ -38,7 +41,7 @@ mod rsa;
 
 pub use measure::{BEAT_MS, MemoryBudget, MemoryUse, Platform, Reporter, Settings};
 
-use pqbench_types::{Algorithm, Operation};
+use pqbench_types::{Algorithm, Failure, Operation};
 
 /// Every (algorithm, operation) the suite knows, in the order it runs them:
 /// post-quantum first, then classical public-key, then symmetric and hashes.
@@ -233,14 +236,15 @@ pub(crate) fn seeded_rng(algorithm: Algorithm) -> rand_chacha::ChaCha20Rng {
 }
 
 /// `N` fresh bytes from the suite's generator, for the APIs that take their
-/// randomness as an array rather than a generator.
+/// randomness as an array rather than a generator (libcrux's), and tests.
+#[cfg(any(feature = "libcrux", test))]
 pub(crate) fn random<const N: usize>(rng: &mut impl rand_core::Rng) -> [u8; N] {
     let mut bytes = [0u8; N];
     rng.fill_bytes(&mut bytes);
     bytes
 }
 
-/// Whether a self-test's output is the standard's known answer.
+/// Whether a self-test's output is its known answer.
 ///
 /// Under test, a hook (`tests::corrupt_known_answers`) makes the expected
 /// value wrong by one bit, as a broken implementation would look.
@@ -259,6 +263,14 @@ pub(crate) fn known_answer(algorithm: Algorithm, actual: &[u8], expected: &[u8])
         return false;
     }
     actual == expected
+}
+
+/// A self-test's verdict: passed, or which kind of check failed.
+pub(crate) type Verdict = Result<(), Failure>;
+
+/// `Ok` when `passed`, else the `failure` a result will carry.
+pub(crate) fn check(passed: bool, failure: Failure) -> Verdict {
+    if passed { Ok(()) } else { Err(failure) }
 }
 
 /// A signature self-test: `signature` verifies for `message` and not for

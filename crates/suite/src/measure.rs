@@ -1,6 +1,6 @@
 use core::hint::black_box;
 
-use pqbench_types::{Algorithm, Clock, Measurement, Measuring, Operation, Status};
+use pqbench_types::{Algorithm, Clock, Failure, Measurement, Measuring, Operation, Status};
 
 /// What a target gives the suite: a clock and memory probes.
 pub trait Platform {
@@ -137,12 +137,15 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         self.reporter.result(&measurement);
     }
 
-    /// Reports every operation of `algorithm` as failed, untimed: its
-    /// self-test did not pass, so no figure of it could be trusted.
-    pub(crate) fn failed(&mut self, algorithm: Algorithm) {
+    /// Reports every operation of `algorithm` as failed, untimed, with the
+    /// self-test that did not pass: no figure of it could be trusted.
+    pub(crate) fn failed(&mut self, algorithm: Algorithm, failure: Failure) {
         for &(a, operation) in crate::CATALOGUE {
             if a == algorithm {
-                self.untimed(algorithm, operation, Status::Failed);
+                self.announce(algorithm, operation);
+                let mut measurement = Measurement::untimed(algorithm, operation, Status::Failed);
+                measurement.failure = Some(failure);
+                self.reporter.result(&measurement);
             }
         }
     }

@@ -3,7 +3,7 @@
 
 use ::rsa::pkcs1::DecodeRsaPrivateKey;
 use ::rsa::{PrivateKey, PublicKey};
-use pqbench_types::{Algorithm, Operation};
+use pqbench_types::{Algorithm, Failure, Operation};
 use rand_core::{CryptoRng, Rng};
 
 use crate::measure::{Platform, Reporter, Session};
@@ -21,12 +21,14 @@ pub(crate) fn bench(algorithm: Algorithm, session: &mut Session<'_, impl Platfor
     let mut message = [0u8; 32];
     rng.fill_bytes(&mut message);
 
+    // Parsing checks the key's own consistency (its primes multiply to its
+    // modulus): a failure there is a round trip of the key's parts.
     let Ok(key) = PrivateKey::from_pkcs1_der(KEY_DER) else {
-        return session.failed(algorithm);
+        return session.failed(algorithm, Failure::RoundTrip);
     };
     let public = key.to_public_key();
     let Some(ciphertext) = self_test(&key, &public, &message, &mut rng) else {
-        return session.failed(algorithm);
+        return session.failed(algorithm, Failure::RoundTrip);
     };
 
     session.time(algorithm, Operation::Public, || public.pkcs1v15_encrypt_with_rng(&mut rng, &message));

@@ -2,7 +2,7 @@ extern crate std;
 use std::cell::Cell;
 use std::vec::Vec;
 
-use pqbench_types::{Clock, Family, Measurement, Measuring, Status, TickUnit};
+use pqbench_types::{Clock, Failure, Family, Measurement, Measuring, Status, TickUnit};
 
 use super::*;
 
@@ -14,6 +14,25 @@ std::thread_local! {
 /// The hook behind [`crate::known_answer`].
 pub(crate) fn known_answers_corrupted(algorithm: Algorithm) -> bool {
     CORRUPTED.with(|c| c.get() == Some(algorithm))
+}
+
+std::thread_local! {
+    /// Whether this test's thread flips a bit of every ML-KEM/ML-DSA
+    /// key-generation seed, as the `inject-pqc-fault` feature does.
+    static PQC_FAULT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The hook behind [`crate::kat::keygen_seed`].
+pub(crate) fn pqc_fault_injected() -> bool {
+    PQC_FAULT.with(Cell::get)
+}
+
+/// Runs `body` with ML-KEM and ML-DSA wrong but consistent.
+pub(crate) fn inject_pqc_fault<T>(body: impl FnOnce() -> T) -> T {
+    PQC_FAULT.with(|c| c.set(true));
+    let out = body();
+    PQC_FAULT.with(|c| c.set(false));
+    out
 }
 
 /// Runs `body` with `algorithm`'s known answers off by one bit.
@@ -186,8 +205,16 @@ fn measure_median(sorted: &[u64]) -> u64 {
 
 const QUICK: Settings = Settings { min_iterations: 2, min_time_ms: 0 };
 
-/// The algorithms whose self-test compares with a published known answer.
+/// The algorithms whose self-test compares with a known answer: published
+/// (the standards' examples, RFCs), or for ML-KEM and ML-DSA derived by an
+/// independent implementation (`kat`).
 const WITH_KNOWN_ANSWERS: &[Algorithm] = &[
+    Algorithm::MlKem512,
+    Algorithm::MlKem768,
+    Algorithm::MlKem1024,
+    Algorithm::MlDsa44,
+    Algorithm::MlDsa65,
+    Algorithm::MlDsa87,
     Algorithm::X25519,
     Algorithm::Ed25519,
     Algorithm::Aes128Gcm,
@@ -260,11 +287,55 @@ fn a_corrupted_known_answer_fails_every_operation_untimed() {
         let failed: Vec<_> = got.results.iter().filter(|m| m.algorithm == algorithm).collect();
         assert_eq!(failed.len(), operations, "{algorithm}");
         for m in failed {
-            assert_eq!(*m, Measurement::untimed(algorithm, m.operation, Status::Failed));
+            let expected = Measurement {
+                failure: Some(Failure::KnownAnswer),
+                ..Measurement::untimed(algorithm, m.operation, Status::Failed)
+            };
+            assert_eq!(*m, expected, "failed, untimed, and says it was the known answer");
         }
         let other = got.results.iter().find(|m| m.algorithm == beside);
         assert_eq!(other.map(|m| m.status), Some(Status::Ok), "{algorithm}");
     }
+}
+
+/// This build's implementation (libcrux, or RustCrypto in the
+/// `--no-default-features --features rustcrypto` run of `cargo xtask test`)
+/// gives every known answer of `kat`, which the independent implementation
+/// derived: run under both, the two agree with each other byte for byte.
+#[test]
+fn ml_kem_and_ml_dsa_give_the_known_answers_with_this_implementation() {
+    let (_, got) = run_selected(QUICK, &mut [0; 2], |a| a.family() == Family::PostQuantum);
+    assert_eq!(got.results.len(), 18);
+    for m in &got.results {
+        assert_eq!(m.status, Status::Ok, "{} {} with {}", m.algorithm, m.operation, implementation());
+    }
+}
+
+fn implementation() -> &'static str {
+    if cfg!(feature = "libcrux") { "libcrux" } else { "RustCrypto" }
+}
+
+/// A fault that keeps ML-KEM and ML-DSA consistent (one bit of every
+/// key-generation seed flipped, as `inject-pqc-fault` does on a board)
+/// passes every round trip and fails only the known answers: every
+/// operation is reported failed, untimed, as a known-answer failure.
+#[test]
+fn a_consistent_fault_passes_the_round_trips_and_fails_the_known_answers() {
+    let pqc = |a: Algorithm| a.family() == Family::PostQuantum;
+    let (platform, got) =
+        inject_pqc_fault(|| run_selected(QUICK, &mut [0; 2], |a| pqc(a) || a == Algorithm::Sha256));
+    assert_eq!(platform.memory_windows, 1, "only SHA-256 was timed");
+    let failed: Vec<_> = got.results.iter().filter(|m| pqc(m.algorithm)).collect();
+    assert_eq!(failed.len(), 18);
+    for m in failed {
+        let expected = Measurement {
+            failure: Some(Failure::KnownAnswer),
+            ..Measurement::untimed(m.algorithm, m.operation, Status::Failed)
+        };
+        // The round trip is checked first: `known_answer` means it passed.
+        assert_eq!(*m, expected, "with {}", implementation());
+    }
+    assert_eq!(got.results.last().map(|m| m.status), Some(Status::Ok), "SHA-256 is still measured");
 }
 
 #[test]

@@ -16,7 +16,7 @@
 extern crate alloc;
 
 mod names;
-pub use names::{Algorithm, Family, Operation, Status, UnknownName};
+pub use names::{Algorithm, Failure, Family, Operation, Status, UnknownName};
 
 mod measurement;
 pub use measurement::{Clock, Measurement, Measuring, TickUnit};
@@ -24,7 +24,7 @@ pub use measurement::{Clock, Measurement, Measuring, TickUnit};
 #[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
-pub use result::BenchResult;
+pub use result::{BenchResult, failure_note};
 
 #[cfg(feature = "alloc")]
 mod run;

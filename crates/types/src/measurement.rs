@@ -1,6 +1,6 @@
 use core::fmt;
 
-use crate::{Algorithm, Operation, Status, UnknownName};
+use crate::{Algorithm, Failure, Operation, Status, UnknownName};
 
 /// What one tick of a board's clock is. Only `Cycles` may ever be shown as
 /// cycles: an emulator's instruction count is not a Cortex-M cycle count.
@@ -87,6 +87,10 @@ pub struct Measurement {
     /// `None`: every call was timed on its own.
     #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
     pub batch: Option<u32>,
+    /// For `Failed`: which self-test failed. `None` from a board or file
+    /// that predates it.
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub failure: Option<Failure>,
 }
 
 impl Measurement {
@@ -107,12 +111,16 @@ impl Measurement {
             bytes_per_op: None,
             needed_bytes: None,
             batch: None,
+            failure: None,
         }
     }
 
     /// Whether the figures can be true: a timed result has iterations and
     /// `min <= median <= max`, `total >= iterations * min`.
     pub fn is_consistent(&self) -> bool {
+        if self.failure.is_some() && self.status != Status::Failed {
+            return false;
+        }
         if self.status != Status::Ok {
             return self.iterations == 0 && self.total_ticks == 0;
         }

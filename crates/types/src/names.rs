@@ -155,6 +155,20 @@ names! {
 }
 
 names! {
+    /// Why a `failed` result failed: which of its algorithm's self-tests,
+    /// run before any timing, did not pass. `known_answer`: an output
+    /// differs from the known answer of an independent implementation or
+    /// of the standard's examples, so the code computes something else,
+    /// even where it agrees with itself. `round_trip`: a round trip did not
+    /// agree (a shared secret, a signature that does not verify), or a
+    /// tampered input was accepted.
+    Failure {
+        KnownAnswer => "known_answer",
+        RoundTrip => "round_trip",
+    }
+}
+
+names! {
     /// The groups the dashboard filters by.
     Family {
         PostQuantum => "pqc",

@@ -2,7 +2,7 @@ use alloc::string::String;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, Clock, Measurement, Operation, Status, TickUnit};
+use crate::{Algorithm, Clock, Failure, Measurement, Operation, Status, TickUnit};
 
 /// One result row as the API, the store and the dashboard show it.
 /// A figure that was not measured is `None` (JSON null), never 0.
@@ -74,6 +74,10 @@ impl BenchResult {
                 result.note = m.needed_bytes.map(|n| alloc::format!("does not fit (needs {n} bytes)"));
                 return result;
             }
+            Status::Failed => {
+                result.note = m.failure.map(|failure| String::from(failure_note(failure)));
+                return result;
+            }
             _ => return result,
         }
         let tps = clock.ticks_per_second as f64;
@@ -100,6 +104,17 @@ impl BenchResult {
                 Some(alloc::format!("min, median and max are means of {calls}-call batches (coarse timer)"));
         }
         result
+    }
+}
+
+/// What a failed self-test means, for the result's note: why no figure of
+/// the operation can be trusted.
+pub fn failure_note(failure: Failure) -> &'static str {
+    match failure {
+        Failure::KnownAnswer => {
+            "self-test failed: an output differs from its known answer (the implementation computes something else)"
+        }
+        Failure::RoundTrip => "self-test failed: a round trip did not agree or a tampered input was accepted",
     }
 }
 
@@ -188,6 +203,23 @@ mod tests {
         let json = serde_json::to_value(&r).unwrap();
         assert!(json["avg_ms"].is_null());
         assert_eq!(json["status"], "does_not_fit");
+    }
+
+    #[test]
+    fn a_failed_result_says_which_self_test_failed() {
+        let clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
+        let mut m = Measurement::untimed(Algorithm::MlKem768, Operation::Encaps, Status::Failed);
+        assert_eq!(BenchResult::from_measurement(&m, &clock).note, None, "a board that predates reasons");
+        m.failure = Some(Failure::KnownAnswer);
+        assert!(m.is_consistent());
+        let r = BenchResult::from_measurement(&m, &clock);
+        assert_eq!(r.note.as_deref(), Some(failure_note(Failure::KnownAnswer)));
+        assert_eq!((r.iterations, r.avg_ms), (None, None));
+        let json = serde_json::to_value(m).unwrap();
+        assert_eq!(json["failure"], "known_answer");
+        assert_eq!(serde_json::from_value::<Measurement>(json).unwrap(), m);
+        // Only a failed result says why it failed.
+        assert!(!Measurement { status: Status::Skipped, ..m }.is_consistent());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Status, TickUnit};
+use pqbench_types::{Algorithm, Build, Clock, Failure, Measurement, Measuring, Operation, Status, TickUnit};
 
 use crate::{CRC, MARKER, MARKER_FAMILY, kind};
 
@@ -417,6 +417,9 @@ impl Fields<'_> {
         m.bytes_per_op = self.optional("bytes")?;
         m.needed_bytes = self.optional("needs")?;
         m.batch = self.optional("batch")?;
+        if self.fields.contains_key("reason") {
+            m.failure = Some(self.name("reason", Failure::from_name)?);
+        }
         if !m.is_consistent() {
             return Err(malformed("result figures contradict each other"));
         }
@@ -470,6 +473,28 @@ mod tests {
         m.needed_bytes = Some(102_400);
         let events = Decoder::new().push(encoded(&m).as_bytes());
         assert_eq!(events, [Event::Record(Record::Result(m))]);
+    }
+
+    #[test]
+    fn a_failed_result_reads_back_with_its_reason() {
+        let mut m = Measurement::untimed(Algorithm::MlDsa44, Operation::Sign, Status::Failed);
+        m.failure = Some(Failure::KnownAnswer);
+        let line = encoded(&m);
+        assert!(line.contains(" reason=known_answer "), "{line}");
+        assert_eq!(Decoder::new().push(line.as_bytes()), [Event::Record(Record::Result(m))]);
+        // As the host renders the firmware's defmt message for it.
+        let text = alloc::format!(
+            "@pqb1 result alg=ML-DSA-44 op=sign status=failed heap=None allocs=None stack=None bytes=None needs=None batch=None reason=known_answer *{:08x}",
+            crc_of(&m)
+        );
+        assert_eq!(parse_rendered(&text), Ok(Record::Result(m)));
+        // A reason no host knows is refused, not dropped.
+        let body = &line[..line.len() - 12].replace("known_answer", "cosmic_ray");
+        let unknown = alloc::format!("{body} *{:08x}\r\n", CRC.checksum(body.as_bytes()));
+        assert!(matches!(
+            &Decoder::new().push(unknown.as_bytes())[0],
+            Event::Rejected(DecodeError::Malformed(_))
+        ));
     }
 
     #[test]

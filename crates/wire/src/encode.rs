@@ -125,7 +125,11 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("stack", m.stack_bytes)?;
     record.optional("bytes", m.bytes_per_op)?;
     record.optional("needs", m.needed_bytes)?;
-    record.optional("batch", m.batch)
+    record.optional("batch", m.batch)?;
+    match m.failure {
+        Some(failure) => record.field("reason", failure),
+        None => Ok(()),
+    }
 }
 
 /// A `measuring` record's fields, in order: the operation, how long it is

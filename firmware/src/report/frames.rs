@@ -178,6 +178,23 @@ impl Reporter for Records<'_> {
                 m.batch,
                 crc,
             );
+        } else if let Some(failure) = m.failure {
+            // A failed self-test names which failed (failed results carry
+            // no figures, so every optional field is None).
+            defmt::info!(
+                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} reason={=str} *{=u32:08x}",
+                m.algorithm.as_str(),
+                m.operation.as_str(),
+                m.status.as_str(),
+                m.heap_bytes,
+                m.heap_allocs,
+                m.stack_bytes,
+                m.bytes_per_op,
+                m.needed_bytes,
+                m.batch,
+                failure.as_str(),
+                crc,
+            );
         } else {
             defmt::info!(
                 "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",

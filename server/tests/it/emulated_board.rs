@@ -319,10 +319,61 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     let results = store.results(id).await.unwrap();
     let sha256 = results.iter().find(|r| r.algorithm == Algorithm::Sha256).unwrap();
     assert_eq!(sha256.status, Status::Failed);
+    let known_answer = pqbench_types::failure_note(pqbench_types::Failure::KnownAnswer);
+    assert_eq!(sha256.note.as_deref(), Some(known_answer), "it says why");
     assert_eq!((sha256.iterations, sha256.avg_ms, sha256.ops_per_sec), (None, None, None));
     assert_eq!((sha256.stack_bytes, sha256.heap_bytes), (None, None));
     let sha512 = results.iter().find(|r| r.algorithm == Algorithm::Sha512).unwrap();
     assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
+}
+
+/// ML-KEM and ML-DSA that are wrong but consistent (the `inject-pqc-fault`
+/// test image flips one bit of every key-generation seed on its way to the
+/// library, so keys, ciphertexts and signatures still round-trip) fail their
+/// known answers on the board before anything is timed: every operation is
+/// stored as failed, with the known-answer reason, and the run goes on.
+#[tokio::test]
+async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are_never_timed() {
+    use pqbench_collect::boards::Emulator;
+    use pqbench_collect::collector::Collector;
+    use pqbench_store::{NewRun, Store};
+    use pqbench_types::{Algorithm, Failure, Family, failure_note};
+    use pqbench_wire::{Decoder, RunCommand};
+
+    let image = common::dist().join("test/mps2-an386-pqc-fault.elf");
+    assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("pqc-fault.db")).await.unwrap();
+    let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
+    let emulator = Emulator::start(common::mps2(), &image).await.unwrap();
+    let mut port = emulator.open_console().unwrap();
+    let pqc: Vec<Algorithm> =
+        Algorithm::ALL.iter().copied().filter(|&a| a.family() == Family::PostQuantum).collect();
+    let command =
+        pqc.iter().fold(RunCommand::new(1, 0), |c, &a| c.with_algorithm(a)).with_algorithm(Algorithm::Sha256);
+    let outcome = Collector::to(StoreRecorder::for_run(&store, id))
+        .collect(&mut port, command, &mut Decoder::new(), |_| {})
+        .await
+        .unwrap();
+    drop(port);
+    emulator.stop().await;
+
+    assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?}");
+    let results = store.results(id).await.unwrap();
+    let failed: Vec<_> = results.iter().filter(|r| pqc.contains(&r.algorithm)).collect();
+    assert_eq!(failed.len(), 18, "every operation of the six parameter sets: {results:?}");
+    for r in failed {
+        assert_eq!(r.status, Status::Failed, "{r:?}");
+        assert_eq!(r.note.as_deref(), Some(failure_note(Failure::KnownAnswer)), "{r:?}");
+        assert_eq!(
+            (r.iterations, r.avg_ms, r.ops_per_sec, r.ticks_per_op),
+            (None, None, None, None),
+            "{r:?}"
+        );
+        assert_eq!((r.stack_bytes, r.heap_bytes), (None, None), "{r:?}");
+    }
+    let sha256 = results.iter().find(|r| r.algorithm == Algorithm::Sha256).unwrap();
+    assert_eq!(sha256.status, Status::Ok, "the algorithms after them are still measured");
 }
 
 /// The same suite built at other optimisation levels, chosen per run.

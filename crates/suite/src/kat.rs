@@ -1,0 +1,329 @@
+//! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
+//! parameter set: what each algorithm's self-test compares its outputs with
+//! before any of it is timed.
+//!
+//! A round trip alone (keys, encapsulation and decapsulation agreeing with
+//! each other) passes for an implementation that is wrong but consistent,
+//! such as a miscompiled NTT or sampler on one target. Here the randomness
+//! is fixed, through the standards' deterministic internal functions:
+//! - ML-KEM.KeyGen_internal(d, z) (FIPS 203 Algorithm 16), which both
+//!   libraries take as the 64-byte seed d || z (FIPS 203 §7.1, Algorithm 19
+//!   with d and z given);
+//! - ML-KEM.Encaps_internal(ek, m) (Algorithm 17), and ML-KEM.Decaps_internal
+//!   (Algorithm 18) of the ciphertext with its first bit flipped, which gives
+//!   the implicit-rejection key K-bar = J(z || c') (lines 7 and 10);
+//! - ML-DSA.KeyGen_internal(xi) (FIPS 204 Algorithm 6);
+//! - ML-DSA.Sign (Algorithm 2) in its deterministic variant (rnd = 32 zero
+//!   bytes, line 5) with an empty context: Sign_internal (Algorithm 7) of the
+//!   external message M' = IntegerToBytes(0, 1) || IntegerToBytes(|ctx|, 1) ||
+//!   ctx || M = 0x00 0x00 || M. Both libraries' context-taking `sign` build
+//!   that M' themselves; neither is handed M' directly.
+//!
+//! Each output is compared through its SHA3-256 digest (FIPS 202), 32 bytes
+//! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
+//! is in the suite already. Equal digests stand for equal bytes.
+//!
+//! The digests below are not this crate's own output: they come from
+//! kyber-py and dilithium-py, pure-Python implementations that share no code
+//! with libcrux or RustCrypto, through `crates/suite/kat/derive.py`, which
+//! the test `kat::tests::are_those_of_the_independent_implementation` runs
+//! and compares with this table in every `cargo xtask test`. The suite's
+//! tests run once with libcrux and once with RustCrypto, each checking its
+//! own outputs against this one table, so the two agree with each other by
+//! way of the independent one; a third run with both features compares
+//! their outputs byte for byte directly
+//! (`tests::libcrux_and_rustcrypto_agree_byte_for_byte`).
+
+use pqbench_types::Algorithm;
+use sha3::{Digest, Sha3_256};
+
+use crate::hex;
+
+/// `N` bytes counting up from `start`: inputs anyone can retype.
+const fn counting<const N: usize>(start: u8) -> [u8; N] {
+    let mut bytes = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        bytes[i] = start.wrapping_add(i as u8);
+        i += 1;
+    }
+    bytes
+}
+
+/// FIPS 203's d and z, as one key-generation seed d || z: 0x00..=0x3f.
+pub(crate) const KEM_SEED: [u8; 64] = counting(0x00);
+/// FIPS 203's encapsulation randomness m: 0x40..=0x5f.
+pub(crate) const KEM_M: [u8; 32] = counting(0x40);
+/// FIPS 204's key-generation seed xi: 0x60..=0x7f.
+pub(crate) const DSA_XI: [u8; 32] = counting(0x60);
+/// The message M signed (before its 0x00 0x00 prefix). Its suffix makes
+/// deterministic signing take two rounds of the rejection loop at every
+/// parameter set (`derive.py` checks): one candidate rejected, one accepted.
+pub(crate) const DSA_MESSAGE: &[u8] = b"pqbench known answer 26";
+/// FIPS 204's context string: empty, pure ML-DSA.
+pub(crate) const DSA_CONTEXT: &[u8] = b"";
+/// FIPS 204's rnd for the deterministic variant: 32 zero bytes (libcrux is
+/// handed it; RustCrypto's `sign_deterministic` uses it of itself).
+#[cfg_attr(not(feature = "libcrux"), allow(dead_code))]
+pub(crate) const DSA_RND: [u8; 32] = [0; 32];
+
+/// SHA3-256 of each ML-KEM output.
+pub(crate) struct KemAnswers {
+    /// The encapsulation key ek (384k + 32 bytes).
+    pub(crate) ek: [u8; 32],
+    /// The decapsulation key dk in FIPS 203's encoding (768k + 96 bytes:
+    /// dk_PKE || ek || H(ek) || z).
+    pub(crate) dk: [u8; 32],
+    /// The ciphertext c.
+    pub(crate) ct: [u8; 32],
+    /// The shared secret K.
+    pub(crate) ss: [u8; 32],
+    /// Decapsulation's implicit-rejection key for c with its first bit flipped.
+    pub(crate) rejected: [u8; 32],
+}
+
+/// SHA3-256 of each ML-DSA output.
+pub(crate) struct DsaAnswers {
+    /// The public key pk (pkEncode).
+    pub(crate) pk: [u8; 32],
+    /// The private key sk (skEncode).
+    pub(crate) sk: [u8; 32],
+    /// The deterministic signature of `DSA_MESSAGE`.
+    pub(crate) sig: [u8; 32],
+}
+
+// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1).
+pub(crate) const ML_KEM_512: KemAnswers = KemAnswers {
+    ek: hex("82f101ff648063b376e2bb6c5b7455f655a50c2feadade150efa0e0e6f365aea"),
+    dk: hex("0bd3f5df01098ac9c29d687c7f1bd0588a5573feeef8f1e3b4573fa7f6ab57c8"),
+    ct: hex("e3fdddb90255869185c07cdf1c1880b2efe08b6f04da4997b693c0dea61503bd"),
+    ss: hex("fae58a3d555a7ce91bcc0afba2090585c9ae7314b5b63706cc4eba2a372b3536"),
+    rejected: hex("a7ca836f780147e052a404aea75e53cbddbb315a62db9f95d1c5d8979abaf68e"),
+};
+pub(crate) const ML_KEM_768: KemAnswers = KemAnswers {
+    ek: hex("a24e16d8f8f9383a95b77050f4d9fd2f5733eec1d63ef3c23ebf9918173669a7"),
+    dk: hex("1149f17c3c4ac6ab1e3e2d9d8bd0171355ac0fa31bb8855c48ceade874c0864b"),
+    ct: hex("b4cfbd24cef67afd3764276c6980e0f88f8e9ca57f59b7f12fe1a9c1e72f4710"),
+    ss: hex("77c551ab919f2ffe8958892ad67d6eba56732c093f6e920bcb0fedb47afc84d5"),
+    rejected: hex("c303ec8a359b729d04f5e143c3c8fe329710174ed73ccd0b099a6cfe900aa81d"),
+};
+pub(crate) const ML_KEM_1024: KemAnswers = KemAnswers {
+    ek: hex("61349e5c131a7e116a0463861d7d18663c5627c38c7147ddaadfd48acd7a4535"),
+    dk: hex("f0db5d938027fcd9bad87847d52c14cf0c4abcf0703b749793f212111ffb303b"),
+    ct: hex("c1579fa02c614f3762b2a799b51e41cebb8f820f34fa736af02c56de2460ce3c"),
+    ss: hex("e75ff3cec34bd4fba259418d9e553301a24ebac06798881427160d4fa89b76e6"),
+    rejected: hex("749c963cfaa15e059c055516f3279ab652a0ba33a9037be1c2d05c7a7e921726"),
+};
+pub(crate) const ML_DSA_44: DsaAnswers = DsaAnswers {
+    pk: hex("fb7a7e72d2ccd0ef63d8193e308a0c04e4bfb7a36f6e9929dc6e4981b4691366"),
+    sk: hex("3bf94d84d7d9a7435b23a3b470be6541ba781dd75e8069b94348a539dd04ca1b"),
+    sig: hex("c40808a2a66727d0894266cd54740d58477ec05191a4f54c0aae87fe604dd84b"),
+};
+pub(crate) const ML_DSA_65: DsaAnswers = DsaAnswers {
+    pk: hex("a291a90fbb7808fecb2d68a52da9be0fcb5082c0a82c2af52f97c6389ba7c399"),
+    sk: hex("5e0e1cd177fe468a0c6fb48c7e498659bc40498eea156fdcafa138b75a44af37"),
+    sig: hex("97483d90b9ed689ca08108e9a64e9ad777fb7a9e1acbe322b6a9454e93b95e51"),
+};
+pub(crate) const ML_DSA_87: DsaAnswers = DsaAnswers {
+    pk: hex("f184c0d2a0cd3935cc26d5b1a9fd77bd14d1870d1e68757b401bbf19279bcd34"),
+    sk: hex("c298d54c5031209dc9e0fdfa61d6db6fb877bce9b678ac4b2c57b579717c4147"),
+    sig: hex("fe78483e3abec7bc0e6cce324704539901496b60ed19356856966af5f8d2a118"),
+};
+
+/// `algorithm`'s ML-KEM answers; `None` for any other algorithm.
+pub(crate) fn kem(algorithm: Algorithm) -> Option<&'static KemAnswers> {
+    match algorithm {
+        Algorithm::MlKem512 => Some(&ML_KEM_512),
+        Algorithm::MlKem768 => Some(&ML_KEM_768),
+        Algorithm::MlKem1024 => Some(&ML_KEM_1024),
+        _ => None,
+    }
+}
+
+/// `algorithm`'s ML-DSA answers; `None` for any other algorithm.
+pub(crate) fn dsa(algorithm: Algorithm) -> Option<&'static DsaAnswers> {
+    match algorithm {
+        Algorithm::MlDsa44 => Some(&ML_DSA_44),
+        Algorithm::MlDsa65 => Some(&ML_DSA_65),
+        Algorithm::MlDsa87 => Some(&ML_DSA_87),
+        _ => None,
+    }
+}
+
+/// Whether `output`'s SHA3-256 digest is `expected` (through
+/// [`crate::known_answer`], so the tests' corruption hook applies). Not
+/// inlined: the hash state takes stack only while it runs, never under an
+/// operation.
+#[inline(never)]
+pub(crate) fn matches(algorithm: Algorithm, output: &[u8], expected: &[u8; 32]) -> bool {
+    crate::known_answer(algorithm, Sha3_256::digest(output).as_slice(), expected)
+}
+
+/// A key-generation seed as the suite's wrapper hands it to the library.
+///
+/// As given, except in a test build with the `inject-pqc-fault` feature
+/// (never a shipped one), where one bit is flipped: the library then makes
+/// a valid key pair for another seed, so keys, encapsulation, decapsulation,
+/// signing and verification all agree with each other, as they would under
+/// a miscompilation that is wrong but consistent (an NTT constant, a
+/// sampler), and only the known answers tell.
+pub(crate) fn keygen_seed<const N: usize>(mut seed: [u8; N]) -> [u8; N] {
+    #[cfg(test)]
+    let injected = crate::tests::pqc_fault_injected();
+    #[cfg(not(test))]
+    let injected = false;
+    if (cfg!(feature = "inject-pqc-fault") || injected)
+        && let Some(first) = seed.first_mut()
+    {
+        *first ^= 1;
+    }
+    seed
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::format;
+    use std::string::String;
+    use std::vec::Vec;
+
+    use super::*;
+
+    fn hex_of(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// This file's inputs and table, in the lines `derive.py` prints.
+    fn table() -> Vec<String> {
+        let mut prefix = Vec::from([0, DSA_CONTEXT.len() as u8]);
+        prefix.extend_from_slice(DSA_CONTEXT);
+        let mut lines = Vec::from([
+            format!("input d {}", hex_of(&KEM_SEED[..32])),
+            format!("input z {}", hex_of(&KEM_SEED[32..])),
+            format!("input m {}", hex_of(&KEM_M)),
+            format!("input xi {}", hex_of(&DSA_XI)),
+            format!("input message {}", hex_of(DSA_MESSAGE)),
+            format!("input message-prefix {}", hex_of(&prefix)),
+            format!("input rnd {}", hex_of(&DSA_RND)),
+        ]);
+        for algorithm in [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024] {
+            let a = kem(algorithm).expect("an ML-KEM parameter set");
+            for (output, digest) in
+                [("ek", a.ek), ("dk", a.dk), ("ct", a.ct), ("ss", a.ss), ("rejected", a.rejected)]
+            {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
+        for algorithm in [Algorithm::MlDsa44, Algorithm::MlDsa65, Algorithm::MlDsa87] {
+            let a = dsa(algorithm).expect("an ML-DSA parameter set");
+            for (output, digest) in [("pk", a.pk), ("sk", a.sk), ("sig", a.sig)] {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
+        lines
+    }
+
+    /// The table is recomputed from kyber-py and dilithium-py on every test
+    /// run. It never skips: a table nothing independent vouches for is what
+    /// this replaces. `cargo xtask test` installs the pinned packages into
+    /// its own virtual environment and names its interpreter in
+    /// PQBENCH_KAT_PYTHON.
+    #[test]
+    fn are_those_of_the_independent_implementation() {
+        let python = std::env::var("PQBENCH_KAT_PYTHON").unwrap_or_else(|_| String::from("python3"));
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/kat/derive.py");
+        let install = "`cargo xtask test` installs kyber-py 1.2.0 and dilithium-py 1.5.1 (from PyPI) into \
+                       <target>/kat-venv and sets PQBENCH_KAT_PYTHON to its python; by hand: \
+                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1`";
+        let output = std::process::Command::new(&python)
+            .arg(script)
+            .output()
+            .unwrap_or_else(|error| panic!("could not run `{python} {script}`: {error}. {install}"));
+        assert!(
+            output.status.success(),
+            "`{python} {script}` failed:\n{}\n{install}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let derived: Vec<String> =
+            String::from_utf8_lossy(&output.stdout).lines().map(String::from).collect();
+        let table = table();
+        let differ: Vec<String> = table
+            .iter()
+            .zip(&derived)
+            .filter(|(ours, theirs)| ours != theirs)
+            .map(|(ours, theirs)| format!("  kat.rs:    {ours}\n  derive.py: {theirs}"))
+            .collect();
+        assert!(
+            differ.is_empty() && table.len() == derived.len(),
+            "crates/suite/src/kat.rs does not hold what the independent implementation derives \
+             ({} lines against {}):\n{}\nIf an input changed on purpose, regenerate the table: \
+             `{python} {script} --rust` prints it, to replace the constants in kat.rs.",
+            table.len(),
+            derived.len(),
+            differ.join("\n")
+        );
+    }
+
+    /// libcrux and RustCrypto built together (`--features libcrux,rustcrypto`,
+    /// a run of its own in `cargo xtask test`) give the same bytes for every
+    /// output of the known answers, at every parameter set: the direct
+    /// comparison, beside each one's comparison with the independent table.
+    #[cfg(all(feature = "libcrux", feature = "rustcrypto"))]
+    #[test]
+    fn libcrux_and_rustcrypto_agree_byte_for_byte() {
+        use ml_dsa::MlDsaParams;
+        use ml_dsa::signature::Keypair;
+        use ml_kem::kem::{Decapsulate, KeyExport};
+
+        use crate::dsa::{libcrux as libcrux_dsa, rustcrypto as rustcrypto_dsa};
+        use crate::kem::{libcrux as libcrux_kem, rustcrypto as rustcrypto_kem};
+
+        fn kem<L: libcrux_kem::MlKem, R: rustcrypto_kem::Deterministic>(name: &str)
+        where
+            R::DecapsulationKey: Decapsulate,
+        {
+            let keys = L::generate(KEM_SEED);
+            let (ct, ss) = L::encapsulate(&keys, KEM_M);
+            let rejected = L::decapsulate(&keys, &L::tampered(&ct));
+            let (dk, ek) = R::from_seed(KEM_SEED);
+            let (their_ct, their_ss) = R::encapsulate(&ek, KEM_M);
+            let mut tampered = their_ct.clone();
+            tampered[0] ^= 1;
+            let (our_ek, our_dk) = L::encoded_keys(&keys);
+            assert_eq!(our_ek, &ek.to_bytes()[..], "{name} ek");
+            assert_eq!(our_dk, &R::encoded_decapsulation_key(&dk)[..], "{name} dk");
+            assert_eq!(L::encoded_ciphertext(&ct), &their_ct[..], "{name} ct");
+            assert_eq!(ss[..], their_ss[..], "{name} shared secret");
+            assert_eq!(rejected[..], dk.decapsulate(&tampered)[..], "{name} implicit rejection");
+        }
+        kem::<libcrux_kem::MlKem512, rustcrypto_kem::MlKem512>("ML-KEM-512");
+        kem::<libcrux_kem::MlKem768, rustcrypto_kem::MlKem768>("ML-KEM-768");
+        kem::<libcrux_kem::MlKem1024, rustcrypto_kem::MlKem1024>("ML-KEM-1024");
+
+        fn dsa<L: libcrux_dsa::MlDsa, P: MlDsaParams>(name: &str) {
+            let keys = L::generate(DSA_XI);
+            let signature = L::sign(&keys, DSA_MESSAGE, DSA_RND).expect("libcrux signs");
+            let key = ml_dsa::SigningKey::<P>::from_seed(&DSA_XI.into());
+            let signer = rustcrypto_dsa::expanded(&key);
+            let their_signature =
+                signer.sign_deterministic(DSA_MESSAGE, DSA_CONTEXT).expect("RustCrypto signs");
+            let (pk, sk) = L::encoded_keys(&keys);
+            assert_eq!(pk, &key.verifying_key().encode()[..], "{name} pk");
+            #[allow(deprecated)]
+            let their_sk = signer.to_expanded();
+            assert_eq!(sk, &their_sk[..], "{name} sk");
+            assert_eq!(L::encoded_signature(&signature), &their_signature.encode()[..], "{name} signature");
+        }
+        dsa::<libcrux_dsa::MlDsa44, rustcrypto_dsa::MlDsa44>("ML-DSA-44");
+        dsa::<libcrux_dsa::MlDsa65, rustcrypto_dsa::MlDsa65>("ML-DSA-65");
+        dsa::<libcrux_dsa::MlDsa87, rustcrypto_dsa::MlDsa87>("ML-DSA-87");
+    }
+
+    #[test]
+    fn a_seed_is_faulted_only_when_asked() {
+        assert_eq!(keygen_seed(KEM_SEED), KEM_SEED);
+        let faulted = crate::tests::inject_pqc_fault(|| keygen_seed(DSA_XI));
+        assert_eq!(faulted[0], DSA_XI[0] ^ 1);
+        assert_eq!(faulted[1..], DSA_XI[1..]);
+    }
+}
