@@ -303,3 +303,27 @@ fn the_board_side_and_the_store_reach_no_http_and_no_agent() {
         }
     }
 }
+
+/// No source file is over 600 lines, tests aside (a file of tests, or a
+/// test binary's module): past that, a file holds more than one job.
+#[test]
+fn no_source_file_is_over_600_lines() {
+    const MOST: usize = 600;
+    let listed = std::process::Command::new("git")
+        .args(["ls-files", "-z", "--", "*.rs", "*.js", "*.mjs"])
+        .current_dir(root())
+        .output()
+        .expect("git lists the tracked files");
+    let is_tests = |path: &str| {
+        path.ends_with("tests.rs") || path.split('/').any(|part| part == "tests" || part == "fuzz_targets")
+    };
+    let long: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .split('\0')
+        .filter(|path| !path.is_empty() && !is_tests(path))
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(root().join(path)).ok()?.lines().count();
+            (lines > MOST).then(|| format!("{path}: {lines} lines"))
+        })
+        .collect();
+    assert!(long.is_empty(), "over {MOST} lines, split by job: {long:?}");
+}

@@ -294,8 +294,15 @@ pub const BOARDS: &[Board] = &[
 
 /// The firmware features that are not boards: an image has exactly one
 /// board feature and any of these.
-pub const OTHER_FIRMWARE_FEATURES: &[&str] =
-    &["pqc-libcrux", "pqc-rustcrypto", "defmt-rtt", "defmt-serial", "inject-self-test-fault", "text-mirror"];
+pub const OTHER_FIRMWARE_FEATURES: &[&str] = &[
+    "pqc-libcrux",
+    "pqc-rustcrypto",
+    "defmt-rtt",
+    "defmt-serial",
+    "inject-self-test-fault",
+    "inject-pqc-fault",
+    "text-mirror",
+];
 
 impl Board {
     pub fn by_firmware(firmware: &str) -> Option<&'static Board> {
