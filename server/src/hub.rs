@@ -64,7 +64,9 @@ enum Command {
         tracker: Tracker,
         ended: CancellationToken,
     },
-    Cancel { run_id: i64 },
+    Cancel {
+        run_id: i64,
+    },
 }
 
 /// Why a run could not start on an agent's board.
@@ -174,8 +176,14 @@ impl Agents {
         // Registered before the id is given out, so its events and its
         // cancel work from the first moment a client can ask for them.
         let tracker = live.track(run_id, cancel.clone());
-        let start =
-            Command::Start { run_id, board: board.into(), kind, request: local, tracker, ended: ended.clone() };
+        let start = Command::Start {
+            run_id,
+            board: board.into(),
+            kind,
+            request: local,
+            tracker,
+            ended: ended.clone(),
+        };
         if let Err(mpsc::error::SendError(Command::Start { tracker, .. })) = commands.send(start) {
             // The connection ended in between: the run never reached it.
             let why = format!("{host} disconnected before the run could start");

@@ -125,7 +125,11 @@ async fn two_boards_on_two_ports_run_at_once_and_an_unplugged_one_fails_keeping_
     let (run, _) = server.wait_for_end(run_b).await;
     assert_eq!(run.status, RunStatus::Complete, "the other board is untouched: {run:?}");
 
-    // Plugged back: listed again, and runs.
+    // Plugged back: listed again, and runs. A real board loses its USB
+    // power when unplugged and boots afresh; QEMU would still be measuring
+    // the old run, so the board comes back as a new emulator.
+    a.stop().await;
+    let a = mps2_on_a_pty().await;
     std::os::unix::fs::symlink(&a.console, &link_a).unwrap();
     until(&server, Duration::from_secs(10), "the board back", |listed| {
         find(listed, id_a).is_some_and(|b| b.available)
