@@ -349,7 +349,7 @@ mod dashboard_requests {
     /// The history the benchmark asks for is the one the dashboard asks for.
     #[test]
     fn the_history_limit_is_the_dashboards() {
-        let web = include_str!("../../web/src/lib.rs");
+        let web = include_str!("../../web/src/history.rs");
         assert!(web.contains("const HISTORY_RUNS: u32 = 200;"));
         assert!(include_str!("load.rs").contains("operation=keygen&limit=200\""));
     }
