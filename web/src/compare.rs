@@ -8,6 +8,7 @@ use pqbench_view::{Column, ResultQuery, View};
 
 use crate::alert::Alert;
 use crate::components::{Table, muted, unfinished_badge};
+use crate::runs::RunList;
 use crate::shown::Shown;
 use crate::{api, format};
 
@@ -15,6 +16,7 @@ use crate::{api, format};
 pub fn Compare() -> impl IntoView {
     let alert = expect_context::<Alert>();
     let shown = expect_context::<Shown>();
+    let list = expect_context::<RunList>();
     // Only a new choice of runs fetches again, not a new sort or filter.
     let runs = Memo::new(move |_| shown.view.with(|view| view.runs.clone()));
     // None where they could not be loaded (the banner says why), or where
@@ -36,9 +38,11 @@ pub fn Compare() -> impl IntoView {
                 "Compare runs {}",
                 runs.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(", ")
             );
+            let warning = move || timing_warning(list, &runs);
             view! {
                 <section id="compare">
                     <h2>{title}</h2>
+                    {move || warning().map(|warning| view! { <p class="warning timing-warning" role="note">{warning}</p> })}
                     <Suspense fallback=|| muted("Loading…")>
                         {move || {
                             rows.get()
@@ -52,6 +56,25 @@ pub fn Compare() -> impl IntoView {
             }
         })
     }
+}
+
+/// A warning when the picked runs' cycles were counted with different
+/// flash timing (clock, wait states, caches: [`crate::runs::memory_timing`]),
+/// naming each: their ratios then mix code with memory timing. Only runs the
+/// runs list holds (the newest) are known; a run without the fields says
+/// nothing either way.
+fn timing_warning(list: RunList, runs: &[i64]) -> Option<String> {
+    let timings: Vec<(i64, String)> =
+        runs.iter().filter_map(|&id| list.memory_timing_of(id).map(|timing| (id, timing))).collect();
+    let first = &timings.first()?.1;
+    if timings.iter().all(|(_, timing)| timing == first) {
+        return None;
+    }
+    let each =
+        timings.iter().map(|(id, timing)| format!("run {id}: {timing}")).collect::<Vec<_>>().join("; ");
+    Some(format!(
+        "These runs ran with different flash timing, which moves cycle counts as much as code does: {each}"
+    ))
 }
 
 fn compare_table(view: &View, rows: &[ResultRow]) -> AnyView {

@@ -53,10 +53,16 @@ pub fn Results() -> impl IntoView {
         let warning = shown.selected.get().and_then(|id| runs.clock_warning_of(id))?;
         Some(view! { <p class="warning clock-warning" role="note">{warning}</p> })
     };
+    // What the cycles below were counted with, beside them.
+    let memory_timing = move || {
+        let timing = shown.selected.get().and_then(|id| runs.memory_timing_of(id))?;
+        Some(view! { <p class="note memory-timing">"Cycles counted at " {timing}</p> })
+    };
     view! {
         <section id="results">
             <h2>"Results" {move || shown.selected.get().map(|id| format!(" of run {id}"))}</h2>
             {clock_warning}
+            {memory_timing}
             <Share />
             <Filters />
             {content}

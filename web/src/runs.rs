@@ -33,6 +33,13 @@ impl RunList {
             .with(|listed| listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(clock_warning))
     }
 
+    /// How run `id`'s board read its flash, if the list has the run and its
+    /// firmware said (see [`memory_timing`]).
+    pub fn memory_timing_of(self, id: i64) -> Option<String> {
+        self.0
+            .with(|listed| listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(memory_timing))
+    }
+
     /// The board run `id` was made on, if the list has it.
     pub fn board_of(self, id: i64) -> Option<String> {
         self.0
@@ -52,6 +59,32 @@ impl RunList {
 pub fn clock_warning(run: &Run) -> Option<String> {
     let said = |key: &str| run.build.extra.get(key).map(String::as_str);
     pqbench_boards::clock_note(said("board"), said("clock_source")).map(|note| format!("clock: {note}"))
+}
+
+/// The clock and the flash timing a run's cycles were counted with, as
+/// its firmware read them back from the chip after the clock bring-up and
+/// said them in its `hello` (`flash_wait_states`, `caches`; a run keeps
+/// them in its build's `extra`): "180 MHz, 5 flash wait states, ART on".
+/// Wait states alone move ML-KEM and ML-DSA cycle counts by a fifth or
+/// more, so a cycle count says little without them. An emulator has no
+/// flash timing and says `emulated`; firmware older than the fields says
+/// nothing, and neither does this.
+pub fn memory_timing(run: &Run) -> Option<String> {
+    let said = |key: &str| run.build.extra.get(key).map(String::as_str);
+    let wait_states = said("flash_wait_states")?;
+    let caches = said("caches")?;
+    let clock = run.clock_hz.map(|hz| format!("{} MHz, ", hz as f64 / 1e6));
+    let clock = clock.unwrap_or_default();
+    if wait_states == "emulated" {
+        return Some(format!("{clock}emulated: no flash timing"));
+    }
+    let plural = if wait_states == "1" { "" } else { "s" };
+    let caches = match caches {
+        "art" => String::from("ART on"),
+        "none" => String::from("no cache"),
+        parts => format!("{} on", parts.replace('-', " + ")),
+    };
+    Some(format!("{clock}{wait_states} flash wait state{plural}, {caches}"))
 }
 
 #[component]
@@ -92,6 +125,7 @@ fn run_row(run: Run) -> impl IntoView {
     let id = run.id;
     let status = run.status.as_str();
     let clock = clock_warning(&run);
+    let timing = memory_timing(&run);
     let compare = move |event| {
         let on = event_target_checked(&event);
         shown.edit(|view| {
@@ -132,6 +166,9 @@ fn run_row(run: Run) -> impl IntoView {
                 // Figures at a fallback clock are not the board's usual
                 // ones: say so where the run is listed.
                 {clock.map(|warning| view! { <span class="note warning clock-warning">{warning}</span> })}
+                // What the cycles were counted with: the clock, the flash
+                // wait states and the caches.
+                {timing.map(|timing| view! { " " <span class="note memory-timing">{timing}</span> })}
             </td>
             <td>{run.source.as_str()}</td>
             <td>

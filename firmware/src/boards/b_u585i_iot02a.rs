@@ -25,6 +25,7 @@ pub fn init_clocks() -> Clocks {
         clock_hz: reached.hclk_hz.into(),
         ticks_per_second: reached.hclk_hz.into(),
         uart_hz: reached.pclk2_hz,
+        flash: stm32u5::flash_timing(),
     }
 }
 

@@ -177,6 +177,39 @@ pub struct Clocks {
     // The mps2-an386's UART takes a fixed divider, which QEMU ignores.
     #[cfg_attr(feature = "mps2-an386", allow(dead_code))]
     pub uart_hz: u32,
+    pub flash: FlashTiming,
+}
+
+/// How the core's fetches from the flash were timed: the wait states and
+/// the caches in front of it, read back from the chip's registers after
+/// the clock bring-up (`hello`'s `flash_wait_states` and `caches`). An
+/// emulator models no flash timing: it says so rather than a number.
+#[derive(Debug, Clone, Copy)]
+pub struct FlashTiming {
+    /// FLASH_ACR LATENCY; `None` on an emulator.
+    pub wait_states: Option<u8>,
+    /// `art` (an F4's prefetch and both caches), `icache-prefetch` (a
+    /// U5's), the parts that are on when only some are, `none`, or
+    /// `emulated`.
+    pub caches: &'static str,
+}
+
+impl FlashTiming {
+    // Only the emulated boards use it.
+    #[allow(dead_code)]
+    pub const EMULATED: FlashTiming = FlashTiming { wait_states: None, caches: "emulated" };
+
+    /// `flash_wait_states` as it is sent: the number, or `emulated`. A
+    /// string either way, so the text line and the defmt frame carry one
+    /// format whatever the board.
+    pub fn wait_states_str(&self) -> &'static str {
+        const NUMBERS: [&str; 16] =
+            ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15"];
+        match self.wait_states {
+            Some(n) => NUMBERS.get(usize::from(n)).copied().unwrap_or("many"),
+            None => "emulated",
+        }
+    }
 }
 
 /// A board's serial port, byte at a time.

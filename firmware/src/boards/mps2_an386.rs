@@ -27,6 +27,7 @@ pub fn init_clocks() -> super::Clocks {
         // The APB the UART is on runs at the system clock; the UART's
         // divider is fixed all the same (`Uart::init`): QEMU ignores it.
         uart_hz: CLOCK_HZ as u32,
+        flash: super::FlashTiming::EMULATED,
     }
 }
 

@@ -33,6 +33,7 @@ pub fn init_clocks() -> Clocks {
         clock_hz: CLOCK_HZ,
         ticks_per_second: TICKS_PER_SECOND,
         uart_hz: stm32f4::HSI_HZ,
+        flash: super::FlashTiming::EMULATED,
     }
 }
 

@@ -5,9 +5,9 @@
 // The netduinoplus2 uses the USART but not the clock code (QEMU has no RCC).
 #![cfg_attr(feature = "netduinoplus2", allow(dead_code))]
 
-use super::ClockSource;
 use super::mmio::{TimedOut, cycles_in_ms, modify, read, spin_until, wait_for, write};
 use super::stm32_gpio::alternate_function;
+use super::{ClockSource, FlashTiming};
 
 pub const RCC: usize = 0x4002_3800;
 const RCC_CR: usize = RCC;
@@ -40,9 +40,56 @@ const ACR_LATENCY: u32 = 0b1111;
 /// The internal RC oscillator the chip runs on out of reset (RM0390
 /// §6.2.2, RM0090 §7.2.2), and whenever the bring-up fails.
 pub const HSI_HZ: u32 = 16_000_000;
-const PLL_HZ: u32 = 180_000_000;
-/// APB1 at the PLL's 180 MHz / 4: its maximum, 45 MHz.
-const PLL_APB1_HZ: u32 = PLL_HZ / 4;
+
+/// What the PLL is set up for: the default 180 MHz at 5 wait states, or,
+/// with the `clock-24mhz` feature, 24 MHz at none, the zero-wait-state
+/// clock pqm4-style measurements are taken at.
+struct Target {
+    hclk_hz: u32,
+    apb1_hz: u32,
+    /// PLLN, from the 2 MHz VCO input.
+    n: u32,
+    /// PLLP's field (00: /2, 01: /4, 10: /6, 11: /8).
+    p_bits: u32,
+    /// PLLQ (the 48 MHz clock, unused here; kept within its 2..=15).
+    q: u32,
+    /// FLASH_ACR LATENCY for `hclk_hz` at 2.7 to 3.6 V.
+    latency: u32,
+    /// Whether `hclk_hz` needs the over-drive (above 168 MHz).
+    overdrive: bool,
+    /// RCC_CFGR's PPRE2, PPRE1 and HPRE.
+    prescalers: u32,
+}
+
+/// 360 MHz VCO (N=180), P=2; APB2 /2, APB1 /4 (45 MHz, APB1's maximum);
+/// 5 wait states (RM0390 §3.4.1 Table 5, RM0090 §3.5.1 Table 10:
+/// 150 < HCLK <= 180 MHz at 2.7 to 3.6 V); the over-drive on.
+#[cfg(not(feature = "clock-24mhz"))]
+const TARGET: Target = Target {
+    hclk_hz: 180_000_000,
+    apb1_hz: 45_000_000,
+    n: 180,
+    p_bits: 0b00,
+    q: 7,
+    latency: 5,
+    overdrive: true,
+    prescalers: (0b100 << 13) | (0b101 << 10),
+};
+
+/// 192 MHz VCO (N=96, within its 100 to 432 MHz), P=8: 24 MHz, every bus
+/// undivided; no wait state (the same tables: 0 WS up to 30 MHz at 2.7 to
+/// 3.6 V), no over-drive.
+#[cfg(feature = "clock-24mhz")]
+const TARGET: Target = Target {
+    hclk_hz: 24_000_000,
+    apb1_hz: 24_000_000,
+    n: 96,
+    p_bits: 0b11,
+    q: 4,
+    latency: 0,
+    overdrive: false,
+    prescalers: 0,
+};
 
 /// Every clock wait gives up after at least 100 ms at the 16 MHz HSI the
 /// chip runs on while it waits (1.6 M cycles; about 0.35 s there on a
@@ -77,9 +124,10 @@ enum PllInput {
     Hsi16MHz,
 }
 
-/// 180 MHz, never hanging on the way: AHB 180 MHz, APB1 45 MHz, APB2 90
-/// MHz, 5 flash wait states at 3.3 V, over-drive on (which 180 MHz needs
-/// on the F42x/F43x/F446), from the PLL (N=180: 360 MHz VCO, P=2).
+/// 180 MHz (24 MHz with `clock-24mhz`, see [`TARGET`]), never hanging on
+/// the way: AHB 180 MHz, APB1 45 MHz, APB2 90 MHz, 5 flash wait states at
+/// 3.3 V, over-drive on (which 180 MHz needs on the F42x/F43x/F446), from
+/// the PLL (N=180: 360 MHz VCO, P=2).
 ///
 /// 1. The PLL on the 8 MHz external clock, HSE bypassed: the ST-LINK's MCO
 ///    on NUCLEO-144 boards. `hse-bypass`.
@@ -104,7 +152,7 @@ pub fn clocks_180mhz() -> Reached {
         }
     };
     match switch_to_pll(input) {
-        Ok(()) => Reached { source, hclk_hz: PLL_HZ, apb1_hz: PLL_APB1_HZ },
+        Ok(()) => Reached { source, hclk_hz: TARGET.hclk_hz, apb1_hz: TARGET.apb1_hz },
         Err(TimedOut) => {
             back_to_hsi();
             Reached { source: ClockSource::Hsi, hclk_hz: HSI_HZ, apb1_hz: HSI_HZ }
@@ -145,20 +193,25 @@ fn switch_to_pll(input: PllInput) -> Result<(), TimedOut> {
     // on the HSI.
     unsafe {
         // PLLR=2 keeps the F446's reset value (and the F439's reserved
-        // bits); PLLQ=7; PLLP=2 (00); N=180.
-        write(RCC_PLLCFGR, (2 << 28) | (7 << 24) | source | (180 << 6) | m);
+        // bits); PLLQ, PLLP and N as the target has them.
+        write(
+            RCC_PLLCFGR,
+            (2 << 28) | (TARGET.q << 24) | source | (TARGET.p_bits << 16) | (TARGET.n << 6) | m,
+        );
         modify(RCC_CR, 0, CR_PLLON);
         wait_for(RCC_CR, CR_PLLRDY, CR_PLLRDY, WAIT)?;
-        modify(PWR_CR, 0, PWR_ODEN);
-        wait_for(PWR_CSR, 1 << 16, 1 << 16, WAIT)?; // ODRDY
-        modify(PWR_CR, 0, PWR_ODSWEN);
-        wait_for(PWR_CSR, 1 << 17, 1 << 17, WAIT)?; // ODSWRDY
-        // LATENCY=5 with prefetch and caches, read back before the clock
-        // rises (RM0390 §3.4.1).
-        write(FLASH_ACR, ACR_CACHES | 5);
-        wait_for(FLASH_ACR, ACR_LATENCY, 5, WAIT)?;
-        // APB2 /2, APB1 /4, AHB /1, then switch to the PLL.
-        modify(RCC_CFGR, CFGR_PRESCALERS, (0b100 << 13) | (0b101 << 10));
+        if TARGET.overdrive {
+            modify(PWR_CR, 0, PWR_ODEN);
+            wait_for(PWR_CSR, 1 << 16, 1 << 16, WAIT)?; // ODRDY
+            modify(PWR_CR, 0, PWR_ODSWEN);
+            wait_for(PWR_CSR, 1 << 17, 1 << 17, WAIT)?; // ODSWRDY
+        }
+        // The target's LATENCY with prefetch and caches (the ART
+        // accelerator), read back before the clock rises (RM0390 §3.4.1).
+        write(FLASH_ACR, ACR_CACHES | TARGET.latency);
+        wait_for(FLASH_ACR, ACR_LATENCY, TARGET.latency, WAIT)?;
+        // The bus prescalers, then switch to the PLL.
+        modify(RCC_CFGR, CFGR_PRESCALERS, TARGET.prescalers);
         modify(RCC_CFGR, CFGR_SW, 0b10);
         wait_for(RCC_CFGR, CFGR_SWS, 0b10 << 2, WAIT) // SWS = PLL
     }
@@ -188,6 +241,27 @@ fn back_to_hsi() {
         modify(PWR_CR, PWR_ODEN, 0);
     }
     stop_hse();
+}
+
+/// The flash's wait states and the ART accelerator's parts, read back from
+/// FLASH_ACR (RM0390 §3.8.1, RM0090 §3.9.1) after the bring-up, whichever
+/// clock it reached: what the cycles were counted with.
+pub fn flash_timing() -> FlashTiming {
+    // SAFETY: a read of FLASH_ACR.
+    let acr = unsafe { read(FLASH_ACR) };
+    let (prften, icen, dcen) = (acr & (1 << 8) != 0, acr & (1 << 9) != 0, acr & (1 << 10) != 0);
+    let caches = match (prften, icen, dcen) {
+        // The ART accelerator: prefetch, instruction and data caches.
+        (true, true, true) => "art",
+        (false, false, false) => "none",
+        (true, true, false) => "prefetch-icache",
+        (true, false, true) => "prefetch-dcache",
+        (false, true, true) => "icache-dcache",
+        (true, false, false) => "prefetch",
+        (false, true, false) => "icache",
+        (false, false, true) => "dcache",
+    };
+    FlashTiming { wait_states: Some((acr & ACR_LATENCY) as u8), caches }
 }
 
 /// An STM32F4 USART (SR/DR/BRR/CR1 layout).
@@ -279,6 +353,7 @@ pub mod nucleo144 {
             clock_hz: reached.hclk_hz.into(),
             ticks_per_second: reached.hclk_hz.into(),
             uart_hz: reached.apb1_hz,
+            flash: super::flash_timing(),
         }
     }
 

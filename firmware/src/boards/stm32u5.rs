@@ -3,9 +3,9 @@
 //! (RM0456 §67) on PA9/PA10, the ST-LINK virtual COM port. Non-secure
 //! register addresses (TrustZone off, as shipped).
 
-use super::ClockSource;
 use super::mmio::{TimedOut, cycles_in_ms, modify, read, spin_until, wait_for, write};
 use super::stm32_gpio::alternate_function;
+use super::{ClockSource, FlashTiming};
 
 const RCC: usize = 0x4602_0C00;
 const RCC_CR: usize = RCC;
@@ -29,7 +29,27 @@ const ACR_LATENCY: u32 = 0xF;
 /// The clock the chip runs on out of reset, MSIS at 4 MHz (RM0456 §11), and
 /// whenever the bring-up fails.
 pub const MSIS_HZ: u32 = 4_000_000;
+
+/// The PLL's output and the flash wait states for it in voltage range 1
+/// (RM0456 §7, the flash's table of wait states by HCLK: 0 WS up to 32 MHz,
+/// 4 WS up to 160 MHz). The default is the chip's 160 MHz; `clock-24mhz`
+/// gives 24 MHz at no wait state, the clock pqm4-style measurements are
+/// taken at. N and R are PLL1DIVR's values (the fields hold value - 1); the
+/// VCO is 16 MHz × N, within its 128 to 544 MHz, and R is even.
+#[cfg(not(feature = "clock-24mhz"))]
 const PLL_HZ: u32 = 160_000_000;
+#[cfg(not(feature = "clock-24mhz"))]
+const PLL_N_R_LATENCY: (u32, u32, u32) = (20, 2, 4);
+#[cfg(feature = "clock-24mhz")]
+const PLL_HZ: u32 = 24_000_000;
+#[cfg(feature = "clock-24mhz")]
+const PLL_N_R_LATENCY: (u32, u32, u32) = (12, 8, 0);
+
+const ICACHE: usize = 0x4003_0400;
+const ICACHE_CR: usize = ICACHE;
+const ICACHE_SR: usize = ICACHE + 0x04;
+const ICACHE_CR_EN: u32 = 1 << 0;
+const ICACHE_SR_BUSYF: u32 = 1 << 0;
 
 /// Every clock wait gives up after at least 100 ms at the 4 MHz MSIS the
 /// chip runs on while it waits (400 k cycles; about 0.35 s there on a
@@ -50,10 +70,13 @@ pub struct Reached {
     pub pclk2_hz: u32,
 }
 
-/// 160 MHz from HSI16, never hanging on the way (`hsi-pll`); when a step
-/// times out, back to the reset clock, MSIS at 4 MHz (`msi`). Nothing on
-/// the board's side is needed: the HSI16 is inside the chip.
+/// 160 MHz from HSI16 (24 MHz with `clock-24mhz`), never hanging on the
+/// way (`hsi-pll`); when a step times out, back to the reset clock, MSIS at
+/// 4 MHz (`msi`). Nothing on the board's side is needed: the HSI16 is
+/// inside the chip. The instruction cache is turned on whichever clock is
+/// reached.
 pub fn clocks_160mhz() -> Reached {
+    enable_icache();
     match switch_to_pll() {
         Ok(()) => Reached { source: ClockSource::HsiPll, hclk_hz: PLL_HZ, pclk2_hz: PLL_HZ },
         Err(TimedOut) => {
@@ -63,9 +86,10 @@ pub fn clocks_160mhz() -> Reached {
     }
 }
 
-/// HSI16 into PLL1 (M=1, N=20: 320 MHz VCO, R=2), voltage range 1 with the
-/// EPOD booster (needed above 55 MHz; its clock is the PLL source, 16 MHz,
-/// within its 4 to 16 MHz), 4 flash wait states, then the switch. The first
+/// HSI16 into PLL1 (M=1, N=20: 320 MHz VCO, R=2; for 24 MHz N=12: 192 MHz,
+/// R=8), voltage range 1 with the EPOD booster (needed above 55 MHz,
+/// harmless below; its clock is the PLL source, 16 MHz, within its 4 to
+/// 16 MHz), 4 flash wait states (0 at 24 MHz), then the switch. The first
 /// step that times out ends it, leaving what was done for
 /// [`back_to_msis`] to undo.
 fn switch_to_pll() -> Result<(), TimedOut> {
@@ -79,10 +103,11 @@ fn switch_to_pll() -> Result<(), TimedOut> {
         write(RCC_PLL1CFGR, (1 << 18) | (0b11 << 2) | 0b10);
         modify(PWR_VOSR, 0b11 << 16, (0b11 << 16) | (1 << 18)); // VOS range 1, BOOSTEN
         wait_for(PWR_VOSR, (1 << 15) | (1 << 14), (1 << 15) | (1 << 14), WAIT)?; // VOSRDY, BOOSTRDY
-        modify(FLASH_ACR, ACR_LATENCY, (1 << 8) | 4); // PRFTEN, LATENCY=4
-        wait_for(FLASH_ACR, ACR_LATENCY, 4, WAIT)?;
-        // N=20, P=2, Q=2, R=2 (fields hold value - 1).
-        write(RCC_PLL1DIVR, (1 << 24) | (1 << 16) | (1 << 9) | 19);
+        let (n, r, latency) = PLL_N_R_LATENCY;
+        modify(FLASH_ACR, ACR_LATENCY, (1 << 8) | latency); // PRFTEN, LATENCY
+        wait_for(FLASH_ACR, ACR_LATENCY, latency, WAIT)?;
+        // N, P=2, Q=2, R (fields hold value - 1).
+        write(RCC_PLL1DIVR, ((r - 1) << 24) | (1 << 16) | (1 << 9) | (n - 1));
         modify(RCC_CR, 0, CR_PLL1ON);
         wait_for(RCC_CR, CR_PLL1RDY, CR_PLL1RDY, WAIT)?;
         // Step through AHB /2 for 1 µs so the current does not jump at once.
@@ -112,6 +137,38 @@ fn back_to_msis() {
         let _ = wait_for(FLASH_ACR, ACR_LATENCY, 0, WAIT);
         modify(RCC_CR, CR_PLL1ON, 0);
     }
+}
+
+/// The 8 KiB instruction cache in front of the flash (RM0456, chapter
+/// "Instruction cache (ICACHE)"): off out of reset, which leaves every
+/// fetch paying the flash's wait states. Out of reset the cache runs its
+/// own invalidation (ICACHE_SR BUSYF set until it ends); ICACHE_CR EN is
+/// set once it has, its reset configuration (2-way) kept. Should BUSYF
+/// never clear the cache stays off and `hello` says so (`caches`): a run
+/// without it is still a run, only a slower one.
+fn enable_icache() {
+    // SAFETY: the ICACHE's documented control and status registers; the
+    // cache is transparent to the code that runs from the flash.
+    unsafe {
+        if wait_for(ICACHE_SR, ICACHE_SR_BUSYF, 0, WAIT).is_ok() {
+            modify(ICACHE_CR, 0, ICACHE_CR_EN);
+        }
+    }
+}
+
+/// The flash's wait states and what sits in front of it, read back after
+/// the bring-up: FLASH_ACR LATENCY and PRFTEN (RM0456 §7, FLASH_ACR) and
+/// ICACHE_CR EN.
+pub fn flash_timing() -> FlashTiming {
+    // SAFETY: reads of FLASH_ACR and ICACHE_CR.
+    let (acr, icache) = unsafe { (read(FLASH_ACR), read(ICACHE_CR)) };
+    let caches = match (icache & ICACHE_CR_EN != 0, acr & (1 << 8) != 0) {
+        (true, true) => "icache-prefetch",
+        (true, false) => "icache",
+        (false, true) => "prefetch",
+        (false, false) => "none",
+    };
+    FlashTiming { wait_states: Some((acr & ACR_LATENCY) as u8), caches }
 }
 
 const GPIOA: usize = 0x4202_0000;

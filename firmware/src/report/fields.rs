@@ -26,6 +26,8 @@ pub fn hello<W: Write>(r: &mut RecordWriter<'_, W>, build_id: &str, clocks: &Clo
     r.field("core", board::CORE)?;
     r.field("clock_hz", clocks.clock_hz)?;
     r.field("clock_source", clocks.source.as_str())?;
+    r.field("flash_wait_states", clocks.flash.wait_states_str())?;
+    r.field("caches", clocks.flash.caches)?;
     r.field("ticks_per_second", clocks.ticks_per_second)?;
     r.field("tick_unit", board::TICK_UNIT)?;
     r.field("heap_bytes", board::HEAP_BYTES)?;

@@ -48,13 +48,15 @@ impl<'a> Records<'a> {
         let _ = write!(tick_unit, "{}", board::TICK_UNIT);
         let crc = checksum(kind::HELLO, |r| fields::hello(r, build_id.as_str(), clocks));
         defmt::info!(
-            "@pqb1 hello fw={=str} board={=str} mcu={=str} core={=str} clock_hz={=u64} clock_source={=str} ticks_per_second={=u64} tick_unit={=str} heap_bytes={=usize} build_id={=str} rev={=str} rustc={=str} target={=str} profile={=str} opt={=str} lto={=str} features={=str} crates={=str} *{=u32:08x}",
+            "@pqb1 hello fw={=str} board={=str} mcu={=str} core={=str} clock_hz={=u64} clock_source={=str} flash_wait_states={=str} caches={=str} ticks_per_second={=u64} tick_unit={=str} heap_bytes={=usize} build_id={=str} rev={=str} rustc={=str} target={=str} profile={=str} opt={=str} lto={=str} features={=str} crates={=str} *{=u32:08x}",
             fields::FW,
             board::ID,
             board::MCU,
             board::CORE,
             clocks.clock_hz,
             clocks.source.as_str(),
+            clocks.flash.wait_states_str(),
+            clocks.flash.caches,
             clocks.ticks_per_second,
             tick_unit.as_str(),
             board::HEAP_BYTES,

@@ -78,6 +78,14 @@ async fn a_nucleo_whose_clocks_never_come_answers_on_its_internal_oscillator_and
     )
     .expect("a fallback clock is worth a note");
     assert!(note.contains("running at 16 MHz from the internal oscillator"), "{note}");
+    // The flash timing, read back from FLASH_ACR after the fallback: a
+    // number of wait states, and the caches, kept in the run as well.
+    let wait_states = hello.get("flash_wait_states").expect("hello says its flash wait states");
+    assert!(wait_states.parse::<u8>().is_ok(), "flash_wait_states={wait_states}");
+    let caches = hello.get("caches").expect("hello says its caches");
+    assert!(!caches.is_empty() && caches != "emulated", "caches={caches}");
+    assert_eq!(build.extra.get("flash_wait_states").map(String::as_str), Some(wait_states));
+    assert_eq!(build.extra.get("caches").map(String::as_str), Some(caches));
 }
 
 #[tokio::test]
