@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use pqbench_types::ResultRow;
 use pqbench_view::query::MAX_RESULTS_PAGE;
-use pqbench_view::{Column, ResultQuery, View};
+use pqbench_view::{Column, MemoryTiming, ResultQuery, View, mixed_timing_warning};
 
 use crate::alert::Alert;
 use crate::components::{Table, muted, unfinished_badge};
@@ -59,22 +59,12 @@ pub fn Compare() -> impl IntoView {
 }
 
 /// A warning when the picked runs' cycles were counted with different
-/// flash timing (clock, wait states, caches: [`crate::runs::memory_timing`]),
-/// naming each: their ratios then mix code with memory timing. Only runs the
-/// runs list holds (the newest) are known; a run without the fields says
-/// nothing either way.
+/// flash timing. Only runs the runs list holds (the newest) are known; a
+/// run without the fields says nothing either way.
 fn timing_warning(list: RunList, runs: &[i64]) -> Option<String> {
-    let timings: Vec<(i64, String)> =
+    let timings: Vec<(i64, MemoryTiming)> =
         runs.iter().filter_map(|&id| list.memory_timing_of(id).map(|timing| (id, timing))).collect();
-    let first = &timings.first()?.1;
-    if timings.iter().all(|(_, timing)| timing == first) {
-        return None;
-    }
-    let each =
-        timings.iter().map(|(id, timing)| format!("run {id}: {timing}")).collect::<Vec<_>>().join("; ");
-    Some(format!(
-        "These runs ran with different flash timing, which moves cycle counts as much as code does: {each}"
-    ))
+    mixed_timing_warning(&timings)
 }
 
 fn compare_table(view: &View, rows: &[ResultRow]) -> AnyView {

@@ -55,7 +55,7 @@ pub fn Results() -> impl IntoView {
     };
     // What the cycles below were counted with, beside them.
     let memory_timing = move || {
-        let timing = shown.selected.get().and_then(|id| runs.memory_timing_of(id))?;
+        let timing = shown.selected.get().and_then(|id| runs.memory_timing_of(id))?.describe();
         Some(view! { <p class="note memory-timing">"Cycles counted at " {timing}</p> })
     };
     view! {

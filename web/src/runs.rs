@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use pqbench_types::Run;
+use pqbench_view::MemoryTiming;
 
 use crate::api;
 use crate::components::{Table, muted};
@@ -34,10 +35,11 @@ impl RunList {
     }
 
     /// How run `id`'s board read its flash, if the list has the run and its
-    /// firmware said (see [`memory_timing`]).
-    pub fn memory_timing_of(self, id: i64) -> Option<String> {
-        self.0
-            .with(|listed| listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(memory_timing))
+    /// firmware said.
+    pub fn memory_timing_of(self, id: i64) -> Option<MemoryTiming> {
+        self.0.with(|listed| {
+            listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(MemoryTiming::of)
+        })
     }
 
     /// The board run `id` was made on, if the list has it.
@@ -59,32 +61,6 @@ impl RunList {
 pub fn clock_warning(run: &Run) -> Option<String> {
     let said = |key: &str| run.build.extra.get(key).map(String::as_str);
     pqbench_boards::clock_note(said("board"), said("clock_source")).map(|note| format!("clock: {note}"))
-}
-
-/// The clock and the flash timing a run's cycles were counted with, as
-/// its firmware read them back from the chip after the clock bring-up and
-/// said them in its `hello` (`flash_wait_states`, `caches`; a run keeps
-/// them in its build's `extra`): "180 MHz, 5 flash wait states, ART on".
-/// Wait states alone move ML-KEM and ML-DSA cycle counts by a fifth or
-/// more, so a cycle count says little without them. An emulator has no
-/// flash timing and says `emulated`; firmware older than the fields says
-/// nothing, and neither does this.
-pub fn memory_timing(run: &Run) -> Option<String> {
-    let said = |key: &str| run.build.extra.get(key).map(String::as_str);
-    let wait_states = said("flash_wait_states")?;
-    let caches = said("caches")?;
-    let clock = run.clock_hz.map(|hz| format!("{} MHz, ", hz as f64 / 1e6));
-    let clock = clock.unwrap_or_default();
-    if wait_states == "emulated" {
-        return Some(format!("{clock}emulated: no flash timing"));
-    }
-    let plural = if wait_states == "1" { "" } else { "s" };
-    let caches = match caches {
-        "art" => String::from("ART on"),
-        "none" => String::from("no cache"),
-        parts => format!("{} on", parts.replace('-', " + ")),
-    };
-    Some(format!("{clock}{wait_states} flash wait state{plural}, {caches}"))
 }
 
 #[component]
@@ -125,7 +101,8 @@ fn run_row(run: Run) -> impl IntoView {
     let id = run.id;
     let status = run.status.as_str();
     let clock = clock_warning(&run);
-    let timing = memory_timing(&run);
+    // The clock and the flash timing the cycles were counted with.
+    let timing = MemoryTiming::of(&run).map(|timing| timing.describe());
     let compare = move |event| {
         let on = event_target_checked(&event);
         shown.edit(|view| {

@@ -9,16 +9,19 @@
 //!
 //! [`query`] is the other half: which results a request asks the server
 //! for, in the one codec the server and the dashboard share; [`csv`]
-//! writes rows as `pqbench export` does.
+//! writes rows as `pqbench export` does; [`timing`] says what memory a
+//! run's cycles were counted with.
 #![no_std]
 
 extern crate alloc;
 
 pub mod csv;
 pub mod query;
+pub mod timing;
 pub mod work;
 
 pub use query::{QueryError, ResultQuery};
+pub use timing::{MemoryTiming, mixed_timing_warning};
 pub use work::WorkPerOp;
 
 use alloc::string::String;
