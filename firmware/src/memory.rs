@@ -58,13 +58,47 @@ fn stack_bottom() -> usize {
     &raw const _stack_end as usize
 }
 
+/// Where the algorithm now running began, below the run loop's frame (0:
+/// none yet), and the lowest address its stack has reached since: every
+/// repaint of a window first folds in what the paint below it shows, so
+/// nothing the algorithm used is painted over unseen.
+static ALGORITHM_TOP: AtomicUsize = AtomicUsize::new(0);
+static ALGORITHM_DEEPEST: AtomicUsize = AtomicUsize::new(0);
+
+/// Called from the suite's run loop before an algorithm runs: paints the
+/// free stack, so that its frame, self-test and operations all show.
+pub fn algorithm_start() {
+    let top = (cortex_m::register::msp::read() as usize - PAINT_MARGIN) & !3;
+    ALGORITHM_TOP.store(top, Ordering::Relaxed);
+    ALGORITHM_DEEPEST.store(top, Ordering::Relaxed);
+    // SAFETY: as in `start`: below every live frame.
+    unsafe { probe::paint_stack(stack_bottom(), top) };
+}
+
+/// Folds the lowest address the paint shows used into the algorithm's
+/// deepest; `None` once the paint is gone at the bottom (an overflow).
+fn fold_algorithm_depth() -> Option<u32> {
+    let top = ALGORITHM_TOP.load(Ordering::Relaxed);
+    if top == 0 {
+        return None;
+    }
+    // SAFETY: [bottom, top) was painted by `algorithm_start`, and each
+    // repaint since by `start` lay within it; the words above a window's
+    // top are live frames, which read as used, as they are.
+    let used = unsafe { probe::stack_used(stack_bottom(), top) }?;
+    let deepest = ALGORITHM_DEEPEST.load(Ordering::Relaxed).min(top - used as usize);
+    ALGORITHM_DEEPEST.store(deepest, Ordering::Relaxed);
+    u32::try_from(top - deepest).ok()
+}
+
 pub fn start() {
     HEAP.counter.open_window();
+    let _ = fold_algorithm_depth();
     let top = (cortex_m::register::msp::read() as usize - PAINT_MARGIN) & !3;
     PAINT_TOP.store(top, Ordering::Relaxed);
     // SAFETY: [stack bottom, top) lies below every live frame, and nothing
-    // else runs on this stack but the SysTick handler, whose frame pushes
-    // land below the stack pointer and are counted as the operation's.
+    // else runs on this stack: the emulated boards' SysTick is polled, and
+    // a chip's cycle counter needs no interrupt.
     unsafe { probe::paint_stack(stack_bottom(), top) };
 }
 
@@ -72,7 +106,8 @@ pub fn stop() -> MemoryUse {
     let (heap_bytes, heap_allocs) = HEAP.counter.close_window();
     // SAFETY: the range `start` painted.
     let stack_bytes = unsafe { probe::stack_used(stack_bottom(), PAINT_TOP.load(Ordering::Relaxed)) };
-    MemoryUse { heap_bytes, heap_allocs, stack_bytes }
+    let stack_depth_bytes = fold_algorithm_depth();
+    MemoryUse { heap_bytes, heap_allocs, stack_bytes, stack_depth_bytes }
 }
 
 /// The stack free below the caller and the heap not in use.

@@ -92,5 +92,5 @@ pub fn stop() -> MemoryUse {
     // SAFETY: the range `start` painted.
     let stack_bytes =
         stack_bottom().filter(|_| top != 0).and_then(|bottom| unsafe { probe::stack_used(bottom, top) });
-    MemoryUse { heap_bytes, heap_allocs, stack_bytes }
+    MemoryUse { heap_bytes, heap_allocs, stack_bytes, stack_depth_bytes: None }
 }

@@ -52,7 +52,11 @@ pub fn write(project: &Project) -> Result<()> {
             let text =
                 |key: &str| result[key].as_str().map(str::to_string).context("a result without its name");
             let (algorithm, operation) = (text("algorithm")?, text("operation")?);
-            let (Some(stack), Some(heap)) = (result["stack_bytes"].as_u64(), result["heap_bytes"].as_u64())
+            // How deep below the run loop the stack went by the operation's
+            // end (its own stack, the benchmark's frame, the self-test), not
+            // the operation's own stack: what a board must have free.
+            let (Some(stack), Some(heap)) =
+                (result["stack_depth_bytes"].as_u64(), result["heap_bytes"].as_u64())
             else {
                 bail!("{algorithm} {operation} has no memory figures: {result}");
             };
@@ -65,11 +69,13 @@ pub fn write(project: &Project) -> Result<()> {
     std::fs::remove_dir_all(&dir)?;
 
     let source = format!(
-        "//! What each operation needs of RAM: its peak stack and heap, measured on the\n\
-         //! emulated Cortex-M4 (qemu-mps2-an386, firmware profile) by `cargo xtask needs`,\n\
-         //! which writes this file. Do not edit it by hand; a test fails when it is stale.\n\
+        "//! What each operation needs of RAM, measured on the emulated Cortex-M4\n\
+         //! (qemu-mps2-an386, firmware profile) by `cargo xtask needs`, which writes this\n\
+         //! file: how deep below the suite's run loop the stack goes by the operation's\n\
+         //! end (the benchmark's frame, its self-test and the operation's own stack), and\n\
+         //! its peak heap. Do not edit it by hand; a test fails when it is stale.\n\
          \n\
-         /// (algorithm, operation, stack bytes, heap bytes), by contract name, with\n\
+         /// (algorithm, operation, stack depth bytes, heap bytes), by contract name, with\n\
          /// the ML-KEM/ML-DSA implementation this build uses.\n\
          #[cfg(feature = \"libcrux\")]\n\
          pub const NEEDS: &[(&str, &str, u32, u32)] = LIBCRUX;\n\

@@ -103,7 +103,7 @@ impl Platform for Host {
         let stack_bytes = unsafe { probe::stack_used(self.stack_bottom, self.paint_top) };
         let (heap_bytes, heap_allocs) =
             if self.heap_counted { (heap_bytes, heap_allocs) } else { (None, None) };
-        MemoryUse { heap_bytes, heap_allocs, stack_bytes }
+        MemoryUse { heap_bytes, heap_allocs, stack_bytes, stack_depth_bytes: None }
     }
 }
 

@@ -123,6 +123,7 @@ const TABLES: &[Table] = &[
             ("min_ticks", Integer),
             ("median_ticks", Integer),
             ("max_ticks", Integer),
+            ("stack_depth_bytes", Integer),
         ],
         identity: true,
     },

@@ -335,7 +335,7 @@ impl Statements {
         let rows = sqlx::query(
             "SELECT algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec,
                 min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec,
-                heap_bytes, heap_allocs, stack_bytes, code_bytes, note
+                heap_bytes, heap_allocs, stack_bytes, code_bytes, note, stack_depth_bytes
              FROM results WHERE run_id = $1 ORDER BY seq",
         )
         .bind(run_id)
@@ -354,7 +354,8 @@ pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'st
             runs.started_at AS run_started_at, runs.status AS run_status,
             r.algorithm, r.operation, r.status, r.iterations, r.total_seconds, r.avg_ms,
             r.ops_per_sec, r.min_ms, r.median_ms, r.max_ms, r.cycles_per_op, r.ticks_per_op,
-            r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.code_bytes, r.note",
+            r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.code_bytes, r.note,
+            r.stack_depth_bytes",
     );
     // Filtered by board, the runs come first whatever the statistics say
     // (SQLite keeps the tables of a CROSS JOIN in the order written; the
@@ -429,9 +430,9 @@ async fn insert_result<'e>(
         "INSERT INTO results (run_id, seq, algorithm, operation, status, iterations, total_seconds,
             avg_ms, ops_per_sec, min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit,
             bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, code_bytes, note,
-            total_ticks, min_ticks, median_ticks, max_ticks)
+            total_ticks, min_ticks, median_ticks, max_ticks, stack_depth_bytes)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-            $19, $20, $21, $22, $23, $24, $25)",
+            $19, $20, $21, $22, $23, $24, $25, $26)",
     )
     .bind(run_id)
     .bind(i64::from(seq))
@@ -458,6 +459,7 @@ async fn insert_result<'e>(
     .bind(ticks(|m| m.min_ticks))
     .bind(ticks(|m| m.median_ticks))
     .bind(ticks(|m| m.max_ticks))
+    .bind(result.stack_depth_bytes.map(|v| v as i64))
     .execute(db)
     .await?;
     Ok(())
@@ -531,5 +533,6 @@ fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
         stack_bytes: count("stack_bytes")?,
         code_bytes: count("code_bytes")?,
         note: row.try_get("note")?,
+        stack_depth_bytes: count("stack_depth_bytes")?,
     })
 }

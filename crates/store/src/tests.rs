@@ -15,10 +15,12 @@ async fn a_run_and_its_results_read_back_as_written(store: Store) {
         heap_bytes: Some(10),
         heap_allocs: Some(1),
         stack_bytes: Some(2000),
+        stack_depth_bytes: Some(5000),
         ..Measurement::untimed(Algorithm::MlKem768, Operation::Encaps, Status::Ok)
     };
     let clock = Clock { ticks_per_second: 1000, unit: TickUnit::Cycles };
     let result = BenchResult::from_measurement(&m, &clock);
+    assert_eq!(result.stack_depth_bytes, Some(5000));
     store.add_result(id, 1, &result, Some(&m)).await.unwrap();
     store.finish_run(id, RunStatus::Complete, None).await.unwrap();
 

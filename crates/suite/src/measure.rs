@@ -19,6 +19,14 @@ pub trait Platform {
         1
     }
 
+    /// An algorithm is about to begin, called from the suite's run loop:
+    /// a target that can (a board) watches from here how deep the stack
+    /// goes until the next call, across the algorithm's benchmark frame,
+    /// self-test and operations, and says so in each window's
+    /// [`MemoryUse::stack_depth_bytes`]. That depth, not the operation's
+    /// own stack, is what a board must have free for the algorithm.
+    fn algorithm_start(&mut self) {}
+
     /// Starts watching memory: forget earlier peaks, paint the free stack.
     fn memory_start(&mut self);
 
@@ -45,6 +53,10 @@ pub struct MemoryUse {
     pub heap_bytes: Option<u32>,
     pub heap_allocs: Option<u32>,
     pub stack_bytes: Option<u32>,
+    /// How far below the run loop the stack had reached since the
+    /// algorithm began ([`Platform::algorithm_start`]); `None` where the
+    /// target does not watch it.
+    pub stack_depth_bytes: Option<u32>,
 }
 
 /// Where results go, as they happen.
@@ -127,6 +139,11 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
 
     pub(crate) fn memory_budget(&self) -> Option<MemoryBudget> {
         self.platform.memory_budget()
+    }
+
+    /// `algorithm` is about to run: see [`Platform::algorithm_start`].
+    pub(crate) fn algorithm_start(&mut self) {
+        self.platform.algorithm_start();
     }
 
     /// Reports an operation too large for this target, with what it needs.
@@ -245,6 +262,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
                 heap_bytes: memory.heap_bytes,
                 heap_allocs: memory.heap_allocs,
                 stack_bytes: memory.stack_bytes,
+                stack_depth_bytes: memory.stack_depth_bytes,
                 bytes_per_op,
                 ..Measurement::untimed(algorithm, operation, Status::Ok)
             }
@@ -359,6 +377,7 @@ pub(crate) fn peaks(earlier: Option<MemoryUse>, later: MemoryUse) -> MemoryUse {
         heap_bytes: higher(earlier.heap_bytes, later.heap_bytes),
         heap_allocs: higher(earlier.heap_allocs, later.heap_allocs),
         stack_bytes: higher(earlier.stack_bytes, later.stack_bytes),
+        stack_depth_bytes: higher(earlier.stack_depth_bytes, later.stack_depth_bytes),
     }
 }
 

@@ -63,7 +63,7 @@ impl Platform for SteppingPlatform {
         self.memory_windows += 1;
     }
     fn memory_stop(&mut self) -> MemoryUse {
-        MemoryUse { heap_bytes: Some(64), heap_allocs: Some(1), stack_bytes: None }
+        MemoryUse { heap_bytes: Some(64), heap_allocs: Some(1), stack_bytes: None, stack_depth_bytes: None }
     }
 }
 
@@ -168,7 +168,7 @@ fn a_short_measurement_says_so_once_before_it() {
 #[test]
 fn memory_windows_of_one_operation_keep_the_highest_peaks() {
     let window =
-        |heap, stack| MemoryUse { heap_bytes: heap, heap_allocs: heap.map(|_| 1), stack_bytes: stack };
+        |heap, stack| MemoryUse { heap_bytes: heap, heap_allocs: heap.map(|_| 1), stack_bytes: stack, stack_depth_bytes: None };
     let first = measure::peaks(None, window(Some(64), Some(900)));
     assert_eq!(first, window(Some(64), Some(900)));
     let both = measure::peaks(Some(first), window(Some(128), Some(700)));

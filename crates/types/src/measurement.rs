@@ -75,8 +75,16 @@ pub struct Measurement {
     /// held before it started.
     pub heap_bytes: Option<u32>,
     pub heap_allocs: Option<u32>,
-    /// Peak stack below the caller's frame, by stack painting.
+    /// Peak stack below the caller's frame, by stack painting: the
+    /// operation's own, as pqm4 counts it.
     pub stack_bytes: Option<u32>,
+    /// How far below the suite's run loop the stack had reached by the end
+    /// of this operation, since its algorithm began: the operation's own
+    /// stack, the benchmark's frame holding its keys, messages and outputs,
+    /// and the self-test before it. What a board must have free to get
+    /// through the operation; `None` where the target does not measure it.
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub stack_depth_bytes: Option<u32>,
     /// Bytes processed by one operation, for throughput (hashes, ciphers).
     pub bytes_per_op: Option<u32>,
     /// For `DoesNotFit`: the RAM the operation is known to need.
@@ -108,6 +116,7 @@ impl Measurement {
             heap_bytes: None,
             heap_allocs: None,
             stack_bytes: None,
+            stack_depth_bytes: None,
             bytes_per_op: None,
             needed_bytes: None,
             batch: None,

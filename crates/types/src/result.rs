@@ -30,6 +30,12 @@ pub struct BenchResult {
     /// Last, so the CSV export's columns before it keep their places.
     #[serde(default)]
     pub code_bytes: Option<u64>,
+    /// How far below the suite's run loop a board's stack had reached by
+    /// the end of this operation: its own stack, the benchmark's frame and
+    /// the self-test before it ([`Measurement::stack_depth_bytes`]). What
+    /// the board's "does not fit" check compares with its free stack.
+    #[serde(default)]
+    pub stack_depth_bytes: Option<u64>,
 }
 
 impl BenchResult {
@@ -56,6 +62,7 @@ impl BenchResult {
             stack_bytes: None,
             note: None,
             code_bytes: None,
+            stack_depth_bytes: None,
         }
     }
 
@@ -66,6 +73,7 @@ impl BenchResult {
             heap_bytes: memory(m.heap_bytes),
             heap_allocs: memory(m.heap_allocs),
             stack_bytes: memory(m.stack_bytes),
+            stack_depth_bytes: memory(m.stack_depth_bytes),
             ..BenchResult::unmeasured(m.algorithm, m.operation, m.status)
         };
         match m.status {

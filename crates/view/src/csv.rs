@@ -29,6 +29,7 @@ pub const CSV_FIELDS: &[&str] = &[
     "stack_bytes",
     "note",
     "code_bytes",
+    "stack_depth_bytes",
 ];
 
 /// A header line and a line per row. A figure not measured is an empty
@@ -59,6 +60,7 @@ pub fn csv<'r>(rows: impl IntoIterator<Item = &'r BenchResult>) -> String {
             integer(r.stack_bytes),
             r.note.as_deref().map(quoted).unwrap_or_default(),
             integer(r.code_bytes),
+            integer(r.stack_depth_bytes),
         ];
         out.push_str(&fields.join(","));
         out.push('\n');
@@ -106,10 +108,12 @@ mod tests {
         assert_eq!(lines[0], CSV_FIELDS.join(","));
         assert_eq!(
             lines[1],
-            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\","
+            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\",,"
         );
-        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,,");
+        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,,,");
         ok.code_bytes = Some(10_872);
-        assert!(csv(vec![&ok]).ends_with(",0,,10872\n"));
+        assert!(csv(vec![&ok]).ends_with(",0,,10872,\n"));
+        ok.stack_depth_bytes = Some(30_104);
+        assert!(csv(vec![&ok]).ends_with(",0,,10872,30104\n"));
     }
 }

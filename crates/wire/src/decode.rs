@@ -414,6 +414,7 @@ impl Fields<'_> {
         m.heap_bytes = self.optional("heap")?;
         m.heap_allocs = self.optional("allocs")?;
         m.stack_bytes = self.optional("stack")?;
+        m.stack_depth_bytes = self.optional("depth")?;
         m.bytes_per_op = self.optional("bytes")?;
         m.needed_bytes = self.optional("needs")?;
         m.batch = self.optional("batch")?;

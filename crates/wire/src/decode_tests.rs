@@ -11,6 +11,7 @@ fn sample() -> Measurement {
         heap_bytes: Some(4736),
         heap_allocs: Some(3),
         stack_bytes: Some(27_712),
+        stack_depth_bytes: Some(30_104),
         ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
     }
 }
@@ -149,7 +150,7 @@ fn an_endless_line_is_dropped_not_buffered() {
 fn rendered(m: &Measurement, crc: u32) -> String {
     let opt = |v: Option<u32>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
     alloc::format!(
-        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} bytes={} needs={} batch={} *{crc:08x}",
+        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} depth={} bytes={} needs={} batch={} *{crc:08x}",
         m.algorithm,
         m.operation,
         m.status,
@@ -161,6 +162,7 @@ fn rendered(m: &Measurement, crc: u32) -> String {
         opt(m.heap_bytes),
         opt(m.heap_allocs),
         opt(m.stack_bytes),
+        opt(m.stack_depth_bytes),
         opt(m.bytes_per_op),
         opt(m.needed_bytes),
         opt(m.batch),

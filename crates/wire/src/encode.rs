@@ -123,6 +123,7 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("heap", m.heap_bytes)?;
     record.optional("allocs", m.heap_allocs)?;
     record.optional("stack", m.stack_bytes)?;
+    record.optional("depth", m.stack_depth_bytes)?;
     record.optional("bytes", m.bytes_per_op)?;
     record.optional("needs", m.needed_bytes)?;
     record.optional("batch", m.batch)?;

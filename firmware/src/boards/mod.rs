@@ -303,6 +303,10 @@ impl Platform for BoardPlatform {
         TickCounter::now(&mut self.ticks)
     }
 
+    fn algorithm_start(&mut self) {
+        memory::algorithm_start();
+    }
+
     fn memory_start(&mut self) {
         memory::start();
     }
