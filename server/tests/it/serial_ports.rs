@@ -94,8 +94,11 @@ async fn two_boards_on_two_ports_run_at_once_and_an_unplugged_one_fails_keeping_
     }
 
     // Unplugged mid-run: that run fails, keeping what it stored; the other
-    // board's run completes.
-    let long = json!({"board": id_a, "algorithms": ["ML-KEM-512", "ML-DSA-87", "RSA-2048"], "min_iterations": 3, "min_time_ms": 0});
+    // board's run completes. The long run measures each operation for a
+    // second of board time (a billion emulated instructions, seconds of
+    // host time): with `min_time_ms=0` it was over in 1.3 s, before the
+    // next scan of the ports could see its board gone.
+    let long = json!({"board": id_a, "algorithms": ["ML-KEM-512", "ML-DSA-87", "RSA-2048"], "min_iterations": 3, "min_time_ms": 1000});
     let short = json!({"board": id_b, "algorithms": ["ML-KEM-768"], "min_iterations": 3, "min_time_ms": 0});
     let (run_a, run_b) = (server.start_run(&long).await, server.start_run(&short).await);
     let deadline = Instant::now() + Duration::from_secs(120);
