@@ -77,6 +77,7 @@ pub fn run_suite(
         clock_hz: None,
         build: build(extra),
         measurements: reporter.measurements,
+        notes: Vec::new(),
     };
     serde_json::to_string(&upload).map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
 }
