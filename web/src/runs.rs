@@ -3,7 +3,7 @@
 //! again when theirs are stored.
 
 use leptos::prelude::*;
-use pqbench_types::Run;
+use pqbench_types::{IMPLEMENTATION, Run};
 use pqbench_view::MemoryTiming;
 
 use crate::api;
@@ -139,6 +139,13 @@ fn run_row(run: Run) -> impl IntoView {
             <td>{id}</td>
             <td>
                 <code>{run.board}</code>
+                // A browser board's builds beside our wasm: which one this is.
+                {run
+                    .build
+                    .extra
+                    .get(IMPLEMENTATION)
+                    .cloned()
+                    .map(|name| view! { " " <span class="kind implementation">{name}</span> })}
                 {run.host.map(|host| view! { " " <span class="host run-host">"on " {host}</span> })}
                 // Figures at a fallback clock are not the board's usual
                 // ones: say so where the run is listed.
