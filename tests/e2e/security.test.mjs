@@ -43,6 +43,10 @@ async function watchedPage(context) {
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
   });
+  // Everything comes from this server: a request elsewhere is a problem.
+  context.on('request', (r) => {
+    if (!r.url().startsWith(`${server.base}/`) && !r.url().startsWith('data:')) problems.push(`fetched ${r.url()}`);
+  });
   const violations = async () => [...problems, ...(await page.evaluate(() => window.cspViolations))];
   return { page, violations };
 }
@@ -89,14 +93,21 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   const [boardRun] = await server.api('/api/runs');
   assert.equal(boardRun.status, 'complete');
 
-  // The browser run: a module worker compiling the suite's wasm.
+  // The browser run: a module worker compiling the suite's wasm, then the
+  // peers' worker with WebCrypto, noble's modules and liboqs-js's
+  // Emscripten wasm, each loaded from this server.
   await page.locator('#browser-suite').selectOption('post-quantum');
   await page.locator('#browser-time').selectOption('200');
   await page.locator('#browser-run').click();
   const bar = page.locator('#browser-progress-bar');
   await bar.waitFor({ state: 'visible' });
   await bar.waitFor({ state: 'hidden', timeout: 300_000 });
-  const browserRun = (await server.api('/api/runs')).find((r) => r.source === 'browser');
+  const browserRuns = (await server.api('/api/runs')).filter((r) => r.source === 'browser');
+  assert.deepEqual(
+    browserRuns.map((r) => r.build.extra.implementation ?? 'wasm').reverse(),
+    ['wasm', 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1'],
+  );
+  const browserRun = browserRuns.find((r) => !r.build.extra.implementation);
   assert.ok(browserRun, `no browser run was stored: ${await page.locator('#browser-progress').innerText()}`);
   assert.equal(browserRun.build.extra.cross_origin_isolated, 'true');
 
