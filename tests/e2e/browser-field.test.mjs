@@ -116,6 +116,25 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
       }
     }
   }
+  // Any of the four runs, opened, sets the four side by side per
+  // operation: each one's stored ops/s and its share of the fastest.
+  await page.locator(`#runs tr[data-run-id="${runs[1].id}"]`).click();
+  await page.locator('#field tbody tr').first().waitFor();
+  const labels = await page.locator('#field thead th').allInnerTexts();
+  assert.deepEqual(labels.slice(2), [runs[0].build.extra.browser, 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1']);
+  const stored = await Promise.all(runs.map((r) => server.api(`/api/runs/${r.id}/results`)));
+  assert.equal(await page.locator('#field tbody tr').count(), 6);
+  for (const r of stored[0]) {
+    const row = page.locator(`#field tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
+    const cells = row.locator('td[data-build]');
+    assert.equal(await cells.count(), 4);
+    const expected = stored.map((results) => results.find((x) => x.operation === r.operation && x.algorithm === r.algorithm).ops_per_sec);
+    const fastest = Math.max(...expected);
+    for (const [n, ops] of expected.entries()) {
+      assert.equal(Number(await cells.nth(n).getAttribute('data-value')), ops, `${r.algorithm} ${r.operation} column ${n}`);
+      assert.equal(Number(await cells.nth(n).getAttribute('data-of-fastest')), ops / fastest);
+    }
+  }
   await page.screenshot({ path: join(screenshots, 'browser-field.png'), fullPage: true });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign, [], 'nothing is fetched from another origin');

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use js_sys::{Function, Object, Reflect};
 use pqbench_api::Upload;
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit};
+use pqbench_types::{
+    Algorithm, BROWSER_RUN, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit,
+};
 use wasm_bindgen::prelude::*;
 use web_sys::{Performance, WorkerGlobalScope};
 
@@ -22,12 +24,15 @@ const CLOCK: Clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Na
 /// Runs the suite on `algorithms` (contract names; empty for every one the
 /// suite measures), calling `on_progress({algorithm, operation, index,
 /// total})` before each operation, and returns the `Upload` JSON.
+/// `browser_run`: the page's token for this press of its button, shared
+/// with the other implementations it measures ([`BROWSER_RUN`]).
 #[wasm_bindgen]
 pub fn run_suite(
     algorithms: Vec<String>,
     min_iterations: u32,
     min_time_ms: u32,
     on_progress: &Function,
+    browser_run: Option<String>,
 ) -> Result<String, JsError> {
     let selected = select(&algorithms)?;
     let scope: WorkerGlobalScope =
@@ -48,7 +53,7 @@ pub fn run_suite(
         return Err(JsError::new(&format!("the progress callback failed: {error:?}")));
     }
 
-    let mut extra = browser_extra(&scope, resolution);
+    let mut extra = browser_extra(&scope, resolution, browser_run);
     extra.insert("wasm_features".to_owned(), wasm_features().join(","));
     upload_json(&scope, build(extra), reporter.measurements, Vec::new())
 }
@@ -85,7 +90,11 @@ fn board_of(scope: &WorkerGlobalScope) -> String {
 
 /// What a build measured in this browser says of the browser: its user
 /// agent, name and version, OS, cores, isolation and timer step.
-fn browser_extra(scope: &WorkerGlobalScope, resolution: Option<u64>) -> BTreeMap<String, String> {
+fn browser_extra(
+    scope: &WorkerGlobalScope,
+    resolution: Option<u64>,
+    browser_run: Option<String>,
+) -> BTreeMap<String, String> {
     let navigator = scope.navigator();
     let user_agent = navigator.user_agent().unwrap_or_default();
     let mut extra = BTreeMap::from([
@@ -106,6 +115,9 @@ fn browser_extra(scope: &WorkerGlobalScope, resolution: Option<u64>) -> BTreeMap
     }
     if let Some(step) = resolution {
         extra.insert("timer_resolution_ns".to_owned(), step.to_string());
+    }
+    if let Some(token) = browser_run {
+        extra.insert(BROWSER_RUN.to_owned(), token);
     }
     extra
 }

@@ -163,13 +163,14 @@ fn thrown(error: JsValue) -> JsError {
 /// browser's board, our clock, a build named by `implementation` (its
 /// label, e.g. `noble-post-quantum@0.7.1`) with `packages` (name to
 /// version) as its crates, and the `measurements` and `notes` (JSON lists
-/// of [`Measurement`] and [`UploadNote`]).
+/// of [`Measurement`] and [`UploadNote`]); `browser_run` as `run_suite`'s.
 #[wasm_bindgen]
 pub fn peer_upload(
     implementation: String,
     packages: JsValue,
     measurements: &str,
     notes: &str,
+    browser_run: Option<String>,
 ) -> Result<String, JsError> {
     let scope = scope()?;
     let (_, resolution) = browser()?;
@@ -183,7 +184,7 @@ pub fn peer_upload(
         let json = js_sys::JSON::stringify(&packages).ok().and_then(|s| s.as_string()).unwrap_or_default();
         crates = serde_json::from_str(&json).map_err(|e| decode("package versions", e))?;
     }
-    let mut extra = browser_extra(&scope, resolution);
+    let mut extra = browser_extra(&scope, resolution, browser_run);
     extra.insert(IMPLEMENTATION.to_owned(), implementation);
     upload_json(&scope, Build { crates, extra, ..Build::default() }, measurements, notes)
 }

@@ -8,7 +8,7 @@
 // (`measure_peer`), and returned as an Upload: one build of this browser.
 //
 // Message in: {implementation: "webcrypto" | "noble" | "liboqs", algorithms,
-// min_iterations, min_time_ms}. Messages out: {type: "progress", algorithm,
+// min_iterations, min_time_ms, browser_run (as worker.js takes it)}. Messages out: {type: "progress", algorithm,
 // operation, index, total}, then {type: "done", upload} or {type: "error",
 // message}.
 import init, * as ours from './pqbench_wasm_bench.js';
@@ -104,7 +104,7 @@ const IMPLEMENTATIONS = {
       label: 'webcrypto',
       packages: undefined,
       // Every call is a promise: say what its time holds.
-      note: 'each call awaited before the next: its time includes the promise round trip',
+      note: 'awaited one call at a time: each time includes the promise round trip',
       kem,
       dsa,
     };
@@ -298,7 +298,8 @@ async function measureAll(request) {
       }
     }
   }
-  return ours.peer_upload(impl.label, impl.packages, JSON.stringify(measurements), JSON.stringify(notes));
+  const token = typeof request.browser_run === 'string' ? request.browser_run : undefined;
+  return ours.peer_upload(impl.label, impl.packages, JSON.stringify(measurements), JSON.stringify(notes), token);
 }
 
 self.onmessage = async ({ data }) => {

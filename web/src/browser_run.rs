@@ -82,6 +82,9 @@ pub fn BrowserRun() -> impl IntoView {
             BROWSER_SUITES.iter().find(|(key, ..)| *key == suite.get_untracked()).map_or(&[][..], |s| s.2);
         let time_ms = time_ms.get_untracked();
         let implementations = chosen.get_untracked();
+        // Shared by every build this press stores, so the results page
+        // finds them together (pqbench_view::field).
+        let token = format!("{:013x}", (js_sys::Math::random() * 2f64.powi(52)) as u64);
         spawn_local(async move {
             let mut cancelled = cancelled.fuse();
             let mut stored = Vec::new();
@@ -98,6 +101,7 @@ pub fn BrowserRun() -> impl IntoView {
                             algorithms,
                             min_iterations: 10,
                             min_time_ms: time_ms,
+                            browser_run: Some(&token),
                         },
                     ),
                     peer => (
@@ -107,6 +111,7 @@ pub fn BrowserRun() -> impl IntoView {
                             algorithms: &peer_algorithms,
                             min_iterations: 10,
                             min_time_ms: time_ms,
+                            browser_run: Some(&token),
                         },
                     ),
                 };

@@ -12,6 +12,7 @@ use crate::browser_run::BrowserRun;
 use crate::compare::Compare;
 use crate::history::History;
 use crate::import::Import;
+use crate::field::Field;
 use crate::results::Results;
 use crate::runs::{RunList, Runs};
 use crate::shown::Shown;
@@ -57,6 +58,7 @@ pub fn Sections() -> impl IntoView {
         <Runs />
         <Compare />
         <Results />
+        <Field />
         <History />
     }
 }

@@ -42,6 +42,17 @@ impl RunList {
         })
     }
 
+    /// The runs stored by the same press of "Run in this browser" as run
+    /// `id`, oldest first, as far as the list has them.
+    pub fn field_of(self, id: i64) -> Vec<i64> {
+        self.0.with(|listed| {
+            listed
+                .as_ref()
+                .and_then(Option::as_ref)
+                .map_or_else(Vec::new, |runs| pqbench_view::field::runs_of(runs, id))
+        })
+    }
+
     /// The board run `id` was made on, if the list has it.
     pub fn board_of(self, id: i64) -> Option<String> {
         self.0

@@ -25,6 +25,9 @@ pub struct Request<'a> {
     pub algorithms: &'a [Algorithm],
     pub min_iterations: u32,
     pub min_time_ms: u32,
+    /// The token every build of one press of "Run in this browser" shares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser_run: Option<&'a str>,
 }
 
 /// What the worker says, as `worker.js` posts it.
@@ -164,6 +167,7 @@ mod tests {
             algorithms: &[Algorithm::MlKem768, Algorithm::X25519],
             min_iterations: 10,
             min_time_ms: 200,
+            browser_run: None,
         };
         assert_eq!(
             serde_json::to_string(&request).unwrap(),

@@ -92,6 +92,11 @@ pub const IMPORTED_FROM: &str = "imported_from";
 /// `liboqs-js@0.15.1`. It is the build's label.
 pub const IMPLEMENTATION: &str = "implementation";
 
+/// The `extra` key every build stored by one press of "Run in this
+/// browser" shares (a token the page draws), so that its implementations
+/// are found and shown side by side.
+pub const BROWSER_RUN: &str = "browser_run";
+
 /// What produced the figures: firmware or wasm revision, compiler, profile,
 /// and the versions of the crates that do the cryptography.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
