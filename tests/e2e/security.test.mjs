@@ -6,8 +6,6 @@
 // no violation of the policy and no page error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './harness.mjs';
 
@@ -159,24 +157,3 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   assert.match((await violations()).join('\n'), /style-src-elem blocked inline/);
   await context.close();
 });
-
-// The browser comparison page (`cargo xtask bench-browser` stages it):
-// its wasm, noble's JavaScript and liboqs-js's Emscripten wasm (compiled
-// from bytes inside its script) each run under the same policy.
-const comparePage = join(process.env.PQBENCH_DIST, 'bench', 'compare', 'index.html');
-test(
-  'the browser comparison runs its three engines within the policy',
-  { skip: !existsSync(comparePage) && 'the comparison page is not staged (cargo xtask bench-browser stages it)' },
-  async () => {
-    const context = await chromium.browser.newContext();
-    const { page, violations } = await watchedPage(context);
-    await page.goto(`${server.base}/bench/compare/index.html`);
-    await page.waitForFunction(() => typeof window.runComparison === 'function');
-    const result = await page.evaluate(() =>
-      window.runComparison({ rounds: 1, min_iterations: 1, min_time_ms: 1, warmup_ms: 1 }),
-    );
-    assert.deepEqual([...new Set(result.rounds.map((r) => r.engine))], ['pqbench', 'noble', 'liboqs']);
-    assert.deepEqual(await violations(), []);
-    await context.close();
-  },
-);

@@ -160,7 +160,9 @@ fn main() -> Result<()> {
         }
         ["bench-browser", rest @ ..] => {
             let cross = setup::ensure(&project, true)?;
+            // The dashboard's own button runs it.
             project.build_browser_bench(&cross)?;
+            project.build_dashboard(&cross)?;
             bench::browser(&project, rest)
         }
         ["bench-load", rest @ ..] => load::load(&project, rest),
@@ -178,7 +180,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
             );
             std::process::exit(2);
         }
