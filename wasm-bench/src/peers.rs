@@ -138,6 +138,32 @@ pub async fn measure_peer(
     serde_json::to_string(&measurement).map_err(|e| JsError::new(&format!("cannot encode: {e}")))
 }
 
+/// The ops/s of `call` with `in_flight` calls started together and
+/// awaited as a group, groups one after another, for at least
+/// `min_time_ms` and 10 calls: what a page that does not await each call
+/// before the next gets from a promise-returning API. Said beside the
+/// awaited figure, never in its place.
+#[wasm_bindgen]
+pub async fn measure_in_flight(call: Function, in_flight: u32, min_time_ms: u32) -> Result<f64, JsError> {
+    let (mut platform, _) = browser()?;
+    let in_flight = in_flight.max(1);
+    let least_ns = u64::from(min_time_ms) * 1_000_000;
+    let start = platform.now();
+    let mut calls = 0u64;
+    loop {
+        let group = Array::new();
+        for _ in 0..in_flight {
+            group.push(&call.call0(&JsValue::NULL).map_err(thrown)?);
+        }
+        JsFuture::from(Promise::all(&group)).await.map_err(thrown)?;
+        calls += u64::from(in_flight);
+        let elapsed = platform.now().saturating_sub(start);
+        if elapsed >= least_ns && calls >= 10 && elapsed > 0 {
+            return Ok(calls as f64 * 1e9 / elapsed as f64);
+        }
+    }
+}
+
 /// `calls` calls one after another; the nanoseconds they took together.
 async fn timed_calls(platform: &mut Browser, call: &Function, calls: u32) -> Result<u64, JsError> {
     let start = platform.now();
