@@ -480,6 +480,7 @@ mod tests {
     fn the_fuzzer_s_seed_uploads_pass() {
         for seed in [
             include_str!("../../../fuzz/seeds/upload_json/browser.json"),
+            include_str!("../../../fuzz/seeds/upload_json/browser-webcrypto.json"),
             include_str!("../../../fuzz/seeds/upload_json/native.json"),
         ] {
             let upload: Upload = serde_json::from_str(seed).unwrap();
