@@ -254,6 +254,13 @@ async function checkDsa(name, peer, label) {
   return { keys, signature };
 }
 
+// The staged packages' versions; without them the packages are not staged.
+async function staged() {
+  const response = await fetch('./vendor/versions.json');
+  if (!response.ok) throw new Error(`the JavaScript peers are not staged on this server (vendor/versions.json: ${response.status}); \`cargo xtask build\` stages them`);
+  return response.json();
+}
+
 const untimed = (algorithm, operation, status, failure) => ({
   algorithm, operation, status, iterations: 0, total_ticks: 0, min_ticks: 0, median_ticks: 0, max_ticks: 0,
   heap_bytes: null, heap_allocs: null, stack_bytes: null, bytes_per_op: null, needed_bytes: null,
@@ -265,7 +272,7 @@ async function measureAll(request) {
   const make = IMPLEMENTATIONS[implementation];
   if (!make) throw new Error(`unknown implementation ${implementation}; choose from ${Object.keys(IMPLEMENTATIONS).join(', ')}`);
   await init();
-  const versions = implementation === 'webcrypto' ? {} : await (await fetch('./vendor/versions.json')).json();
+  const versions = implementation === 'webcrypto' ? {} : await staged();
   const impl = await make(versions);
   const chosen = algorithms.filter((a) => KEM.includes(a) || DSA.includes(a));
   const total = chosen.length * 3;
