@@ -16,10 +16,10 @@
 //!   a throwaway PostgreSQL server for the store's tests.
 //! - `bench`: the whole suite on the emulated board and on this host (an
 //!   optimised build), printed as the table in BENCHMARKS.md.
-//! - `bench-browser [--rounds N] [--min-time-ms MS]`: ML-KEM-768 and
-//!   ML-DSA-65 in one headless Chromium page (the browser benchmark's wasm,
-//!   `@noble/post-quantum`, `@oqs/liboqs-js`) and natively, as the
-//!   comparison table in BENCHMARKS.md.
+//! - `bench-browser [--rounds N] [--min-time-ms 1000|200]`: ML-KEM-768 and
+//!   ML-DSA-65 by the dashboard's own "Run in this browser" in headless
+//!   Chromium (our wasm, WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`)
+//!   and natively, as the comparison table in BENCHMARKS.md.
 //! - `bench-load [--results N] [--seconds S] [--connections C] [--postgres]`: the
 //!   explorer's API under concurrent load (wrk) with a million stored
 //!   results, as the load table in BENCHMARKS.md; on SQLite, or on PostgreSQL.
