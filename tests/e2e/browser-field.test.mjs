@@ -146,6 +146,12 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
       assert.equal(Number(await cells.nth(n).getAttribute('data-of-fastest')), ops / fastest);
     }
   }
+  // Compare sets any of them against any other run, as it does boards'.
+  await page.locator(`input.compare[data-run-id="${runs[1].id}"]`).check();
+  await page.locator(`input.compare[data-run-id="${runs[3].id}"]`).check();
+  await page.locator('#compare h2', { hasText: `Compare runs ${runs[1].id}, ${runs[3].id}` }).waitFor();
+  await page.locator('#compare tbody tr').nth(5).waitFor();
+  assert.equal(await page.locator('#compare tbody tr').count(), 6);
   await page.screenshot({ path: join(screenshots, 'browser-field.png'), fullPage: true });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign, [], 'nothing is fetched from another origin');
