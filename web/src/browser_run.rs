@@ -267,6 +267,7 @@ fn summary(stored: &[i64], cancelled: bool, clean: bool) -> String {
         (true, _) if stored.is_empty() => "Cancelled: nothing was stored".to_owned(),
         (true, _) => format!("Cancelled: {runs} stored before"),
         (false, true) => format!("Done: {runs}"),
+        (false, false) if stored.is_empty() => "Failed: nothing was stored".to_owned(),
         (false, false) => format!("Failed in part: {runs}"),
     }
 }
@@ -281,4 +282,31 @@ fn describe_step(step: &worker::Step, elapsed_ms: f64) -> String {
         text.push_str(&format!(", about {} s left", left_s.ceil()));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_other_implementations_get_the_suite_s_ml_kem_and_ml_dsa_levels() {
+        assert_eq!(post_quantum_of(&[]), POST_QUANTUM, "the whole suite: every level");
+        assert_eq!(post_quantum_of(WITH_CLASSICAL), POST_QUANTUM);
+        assert_eq!(
+            post_quantum_of(&[Algorithm::MlKem768, Algorithm::MlDsa65]),
+            [Algorithm::MlKem768, Algorithm::MlDsa65]
+        );
+        assert_eq!(post_quantum_of(&[Algorithm::Sha256]), []);
+    }
+
+    #[test]
+    fn a_finished_run_says_what_it_stored() {
+        assert_eq!(summary(&[4, 5, 6, 7], false, true), "Done: runs 4, 5, 6, 7");
+        assert_eq!(summary(&[4], false, true), "Done: run 4");
+        assert_eq!(summary(&[4, 5], false, false), "Failed in part: runs 4, 5");
+        assert_eq!(summary(&[], false, false), "Failed: nothing was stored");
+        assert_eq!(summary(&[], true, true), "Cancelled: nothing was stored");
+        assert_eq!(summary(&[4], true, true), "Cancelled: run 4 stored before");
+        assert_eq!(label_of("noble"), "@noble/post-quantum");
+    }
 }
