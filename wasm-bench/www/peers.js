@@ -261,6 +261,18 @@ async function staged() {
   return response.json();
 }
 
+// A note as an upload takes it (Upload::check): one line of at most 400
+// bytes. An error's message may hold line breaks or run long.
+const NOTE_BYTES = 400;
+function oneLine(text) {
+  const size = (t) => new TextEncoder().encode(t).length;
+  let line = String(text).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  if (size(line) <= NOTE_BYTES) return line;
+  line = line.slice(0, NOTE_BYTES);
+  while (size(`${line}…`) > NOTE_BYTES) line = line.slice(0, -1);
+  return `${line}…`;
+}
+
 const untimed = (algorithm, operation, status, failure) => ({
   algorithm, operation, status, iterations: 0, total_ticks: 0, min_ticks: 0, median_ticks: 0, max_ticks: 0,
   heap_bytes: null, heap_allocs: null, stack_bytes: null, bytes_per_op: null, needed_bytes: null,
@@ -280,7 +292,7 @@ async function measureAll(request) {
   const notes = [];
   const store = (m, note) => {
     measurements.push(m);
-    if (note) notes.push({ algorithm: m.algorithm, operation: m.operation, note });
+    if (note) notes.push({ algorithm: m.algorithm, operation: m.operation, note: oneLine(note) });
   };
   let index = 0;
   for (const algorithm of chosen) {
