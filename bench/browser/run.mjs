@@ -1,19 +1,21 @@
-// Runs the browser comparison: stages this folder's page and the npm
-// peers into <dist>/bench/compare/, starts the real `pqbench serve` (it
-// serves /bench/ cross-origin isolated, so performance.now() is fine
-// grained), opens the page in one headless Chromium page and prints the
-// measurements as JSON on stdout. `cargo xtask bench-browser` runs it.
+// `cargo xtask bench-browser`'s browser part: the product's own "Run in
+// this browser", pressed on the dashboard of the real `pqbench serve` in
+// headless Chromium, on ML-KEM-768 and ML-DSA-65 with every implementation
+// (pqbench's wasm, WebCrypto, @noble/post-quantum, @oqs/liboqs-js), N
+// times; prints every stored figure as JSON on stdout. No harness of its
+// own: the figures are the runs the dashboard stored, read back by the API.
 //
-// Usage: PQBENCH_BIN=... PQBENCH_DIST=... node run.mjs [--rounds N] [--min-time-ms MS]
-//   [--engines pqbench,noble,liboqs]
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Usage: PQBENCH_BIN=... PQBENCH_DIST=... node run.mjs [--rounds N] [--min-time-ms 1000|200]
 import { launchBrowser, startServer } from '../../tests/e2e/harness.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const modules = join(here, '../../tests/e2e/node_modules');
-const dist = process.env.PQBENCH_DIST;
+// The dashboard's choices of time per operation (web/src/browser_run.rs).
+const TIMES = [1000, 200];
+const IMPLEMENTATIONS = ['wasm', 'webcrypto', 'noble', 'liboqs'];
+// The engine names BENCHMARKS.md's table reads, by build.
+const engineOf = (run) => {
+  const implementation = run.build.extra.implementation ?? 'pqbench';
+  return implementation.replace(/^noble-post-quantum@.*/, 'noble').replace(/^liboqs-js@.*/, 'liboqs');
+};
 
 function option(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -24,75 +26,47 @@ function option(name, fallback) {
 }
 const rounds = option('--rounds', 3);
 const minTimeMs = option('--min-time-ms', 1000);
-const enginesAt = process.argv.indexOf('--engines');
-const engines = enginesAt < 0 ? ['pqbench', 'noble', 'liboqs'] : process.argv[enginesAt + 1].split(',');
+if (!TIMES.includes(minTimeMs)) throw new Error(`--min-time-ms is one of the dashboard's choices: ${TIMES.join(', ')}`);
 
-// Copies the files of a package that `keep` accepts, rewriting noble's bare
-// `@noble/...` imports to relative paths: a module worker has no import map.
-function vendor(pkg, out, keep) {
-  const from = join(modules, pkg);
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      const rel = relative(from, path);
-      if (statSync(path).isDirectory()) {
-        if (name !== 'node_modules') walk(path);
-        continue;
-      }
-      if (!keep(rel)) continue;
-      const target = join(out, pkg, rel);
-      mkdirSync(dirname(target), { recursive: true });
-      if (!pkg.startsWith('@noble/')) {
-        cpSync(path, target);
-        continue;
-      }
-      let up = relative(dirname(target), join(out, '@noble')) || '.';
-      if (!up.startsWith('.')) up = `./${up}`;
-      writeFileSync(target, readFileSync(path, 'utf8').replace(/(['"])@noble\//g, `$1${up}/`));
-    }
-  };
-  walk(from);
+// One press of the button; the runs it stored, oldest first.
+async function press(page, server, timeMs) {
+  const before = new Set((await server.api('/api/runs')).map((r) => r.id));
+  await page.locator('#browser-suite').selectOption('common');
+  await page.locator('#browser-time').selectOption(String(timeMs));
+  for (const key of IMPLEMENTATIONS) await page.locator(`#browser-impl-${key}`).check();
+  await page.locator('#browser-run').click();
+  const done = page.locator('#browser-progress', { hasText: /^(Done|Failed|Cancelled)/ });
+  await done.waitFor({ timeout: 30 * 60_000 });
+  const status = await done.innerText();
+  if (!status.startsWith('Done')) throw new Error(`the browser run did not finish: ${status}`);
+  return (await server.api('/api/runs')).filter((r) => !before.has(r.id)).reverse();
 }
 
-function stage() {
-  const out = join(dist, 'bench', 'compare');
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  cpSync(join(here, 'compare.html'), join(out, 'index.html'));
-  cpSync(join(here, 'compare.js'), join(out, 'compare.js'));
-  cpSync(join(here, 'peers-worker.js'), join(out, 'peers-worker.js'));
-  const vendorDir = join(out, 'vendor');
-  const js = (rel) => rel.endsWith('.js') && !rel.startsWith('src/') && !rel.startsWith('test');
-  for (const pkg of ['@noble/post-quantum', '@noble/hashes', '@noble/curves', '@noble/ciphers']) {
-    vendor(pkg, vendorDir, js);
-  }
-  const oqs = new Set(['dist/ml-kem-768.min.js', 'dist/ml-dsa-65.min.js']);
-  vendor('@oqs/liboqs-js', vendorDir, (rel) => (rel.startsWith('src/') && rel.endsWith('.js')) || oqs.has(rel));
-  for (const pkg of ['@noble/post-quantum', '@oqs/liboqs-js']) {
-    const { version } = JSON.parse(readFileSync(join(modules, pkg, 'package.json'), 'utf8'));
-    versions[pkg] = version;
-  }
-}
-
-const versions = {};
-stage();
 const server = await startServer();
 const { browser, close } = await launchBrowser();
 try {
   const page = await browser.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') console.error(`page: ${message.text()}`);
-  });
   page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-  await page.goto(`${server.base}/bench/compare/index.html`);
-  await page.waitForFunction(() => typeof window.runComparison === 'function');
-  const result = await page.evaluate(
-    (settings) => window.runComparison(settings),
-    { rounds, min_iterations: 10, min_time_ms: minTimeMs, engines },
-  );
+  await page.goto(server.base);
+  // A warm-up press, not kept: the first compiles every worker's code.
+  await press(page, server, 200);
+  const result = { rounds: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const run of await press(page, server, minTimeMs)) {
+      const engine = engineOf(run);
+      if (engine === 'pqbench') result.pqbench_build = run.build;
+      result.cross_origin_isolated = run.build.extra.cross_origin_isolated === 'true';
+      result.user_agent = run.build.extra.user_agent;
+      for (const r of await server.api(`/api/runs/${run.id}/results`)) {
+        if (r.status !== 'ok') throw new Error(`${engine} ${r.algorithm} ${r.operation}: ${r.status} (${r.note})`);
+        console.error(`round ${round + 1} ${engine} ${r.algorithm} ${r.operation}: ${r.ops_per_sec.toFixed(0)} ops/s`);
+        result.rounds.push({ round, engine, run: run.id, algorithm: r.algorithm, operation: r.operation, iterations: r.iterations, ops_per_sec: r.ops_per_sec });
+      }
+      if (run.build.crates) Object.assign((result.versions ??= {}), engine === 'pqbench' ? {} : run.build.crates);
+    }
+  }
   result.browser_version = browser.version();
-  result.versions = versions;
-  result.settings = { rounds, min_iterations: 10, min_time_ms: minTimeMs, engines };
+  result.settings = { rounds, min_iterations: 10, min_time_ms: minTimeMs, implementations: IMPLEMENTATIONS };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } finally {
   await close();

@@ -39,9 +39,9 @@ pub fn with_security_headers(app: Router) -> Router {
 /// worker's script takes its policy from its own response): only this
 /// server's files, no inline script or style, no plugins, no framing by
 /// other sites. `'wasm-unsafe-eval'` lets the dashboard, the benchmark
-/// worker and the browser comparison's peers (`/bench/compare/`,
-/// liboqs-js compiles wasm from bytes) compile WebAssembly without
-/// allowing JavaScript's eval. `img-src data:` lets a page show a `data:`
+/// worker and the peers' worker (`/bench/peers.js`: liboqs-js compiles
+/// wasm from bytes) compile WebAssembly without allowing JavaScript's
+/// eval. `img-src data:` lets a page show a `data:`
 /// image, such as a chart's SVG download; an image runs no script. Charts
 /// are inline SVG with presentation attributes, never `style=`, so
 /// `style-src` needs no `'unsafe-inline'`. `tests/e2e/security.test.mjs`

@@ -46,9 +46,11 @@ test('board results are listed, and a browser run is stored and listed beside th
   await page.screenshot({ path: join(screenshots, 'dashboard-board-run.png') });
 
   // The browser run: every ML-KEM and ML-DSA level and the classical
-  // baselines, in a worker, with progress as it goes.
+  // baselines, in a worker, with progress as it goes; the suite's wasm
+  // alone (browser-field.test.mjs runs the other implementations).
   await page.locator('#browser-suite').selectOption('with-classical');
   await page.locator('#browser-time').selectOption('200');
+  for (const peer of ['webcrypto', 'noble', 'liboqs']) await page.locator(`#browser-impl-${peer}`).uncheck();
   await page.locator('#browser-run').click();
   const bar = page.locator('#browser-progress-bar');
   await bar.waitFor({ state: 'visible' });

@@ -78,12 +78,14 @@ export function serverAndBrowser(ready, options) {
   });
 }
 
-export async function launchBrowser() {
+// `args`: more of Chromium's flags.
+export async function launchBrowser({ args = [] } = {}) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...args,
     ],
   });
   return {

@@ -6,8 +6,6 @@
 // no violation of the policy and no page error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverAndBrowser } from './harness.mjs';
 
@@ -42,6 +40,10 @@ async function watchedPage(context) {
   // Chromium also logs each violation, workers' included, to the console.
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  // Everything comes from this server: a request elsewhere is a problem.
+  context.on('request', (r) => {
+    if (!r.url().startsWith(`${server.base}/`) && !r.url().startsWith('data:')) problems.push(`fetched ${r.url()}`);
   });
   const violations = async () => [...problems, ...(await page.evaluate(() => window.cspViolations))];
   return { page, violations };
@@ -89,14 +91,21 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   const [boardRun] = await server.api('/api/runs');
   assert.equal(boardRun.status, 'complete');
 
-  // The browser run: a module worker compiling the suite's wasm.
+  // The browser run: a module worker compiling the suite's wasm, then the
+  // peers' worker with WebCrypto, noble's modules and liboqs-js's
+  // Emscripten wasm, each loaded from this server.
   await page.locator('#browser-suite').selectOption('post-quantum');
   await page.locator('#browser-time').selectOption('200');
   await page.locator('#browser-run').click();
   const bar = page.locator('#browser-progress-bar');
   await bar.waitFor({ state: 'visible' });
   await bar.waitFor({ state: 'hidden', timeout: 300_000 });
-  const browserRun = (await server.api('/api/runs')).find((r) => r.source === 'browser');
+  const browserRuns = (await server.api('/api/runs')).filter((r) => r.source === 'browser');
+  assert.deepEqual(
+    browserRuns.map((r) => r.build.extra.implementation ?? 'wasm').reverse(),
+    ['wasm', 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1'],
+  );
+  const browserRun = browserRuns.find((r) => !r.build.extra.implementation);
   assert.ok(browserRun, `no browser run was stored: ${await page.locator('#browser-progress').innerText()}`);
   assert.equal(browserRun.build.extra.cross_origin_isolated, 'true');
 
@@ -148,24 +157,3 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   assert.match((await violations()).join('\n'), /style-src-elem blocked inline/);
   await context.close();
 });
-
-// The browser comparison page (`cargo xtask bench-browser` stages it):
-// its wasm, noble's JavaScript and liboqs-js's Emscripten wasm (compiled
-// from bytes inside its script) each run under the same policy.
-const comparePage = join(process.env.PQBENCH_DIST, 'bench', 'compare', 'index.html');
-test(
-  'the browser comparison runs its three engines within the policy',
-  { skip: !existsSync(comparePage) && 'the comparison page is not staged (cargo xtask bench-browser stages it)' },
-  async () => {
-    const context = await chromium.browser.newContext();
-    const { page, violations } = await watchedPage(context);
-    await page.goto(`${server.base}/bench/compare/index.html`);
-    await page.waitForFunction(() => typeof window.runComparison === 'function');
-    const result = await page.evaluate(() =>
-      window.runComparison({ rounds: 1, min_iterations: 1, min_time_ms: 1, warmup_ms: 1 }),
-    );
-    assert.deepEqual([...new Set(result.rounds.map((r) => r.engine))], ['pqbench', 'noble', 'liboqs']);
-    assert.deepEqual(await violations(), []);
-    await context.close();
-  },
-);

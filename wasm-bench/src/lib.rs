@@ -3,13 +3,16 @@
 //! ready for `POST /api/uploads`.
 
 mod memory;
+mod peers;
 
 use std::collections::BTreeMap;
 
 use js_sys::{Function, Object, Reflect};
 use pqbench_api::Upload;
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
-use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit};
+use pqbench_types::{
+    Algorithm, BROWSER_RUN, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit,
+};
 use wasm_bindgen::prelude::*;
 use web_sys::{Performance, WorkerGlobalScope};
 
@@ -21,12 +24,15 @@ const CLOCK: Clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Na
 /// Runs the suite on `algorithms` (contract names; empty for every one the
 /// suite measures), calling `on_progress({algorithm, operation, index,
 /// total})` before each operation, and returns the `Upload` JSON.
+/// `browser_run`: the page's token for this press of its button, shared
+/// with the other implementations it measures ([`BROWSER_RUN`]).
 #[wasm_bindgen]
 pub fn run_suite(
     algorithms: Vec<String>,
     min_iterations: u32,
     min_time_ms: u32,
     on_progress: &Function,
+    browser_run: Option<String>,
 ) -> Result<String, JsError> {
     let selected = select(&algorithms)?;
     let scope: WorkerGlobalScope =
@@ -47,12 +53,53 @@ pub fn run_suite(
         return Err(JsError::new(&format!("the progress callback failed: {error:?}")));
     }
 
+    let mut extra = browser_extra(&scope, resolution, browser_run);
+    extra.insert("wasm_features".to_owned(), wasm_features().join(","));
+    upload_json(&scope, build(extra), reporter.measurements, Vec::new())
+}
+
+/// A run measured in this browser with our clock, as `POST /api/uploads` takes it.
+fn upload_json(
+    scope: &WorkerGlobalScope,
+    build: Build,
+    measurements: Vec<Measurement>,
+    notes: Vec<pqbench_api::UploadNote>,
+) -> Result<String, JsError> {
+    let upload = Upload {
+        source: Source::Browser,
+        board: board_of(scope),
+        ticks_per_second: CLOCK.ticks_per_second,
+        tick_unit: CLOCK.unit.to_string(),
+        clock_hz: None,
+        build,
+        measurements,
+        notes,
+    };
+    // Checked here as the server will check it, so that a mistake says
+    // what is wrong before anything is sent.
+    upload.check().map_err(|e| JsError::new(&e))?;
+    serde_json::to_string(&upload).map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
+}
+
+/// This browser as a board: every implementation measured in it is a
+/// build of this one board.
+fn board_of(scope: &WorkerGlobalScope) -> String {
+    let user_agent = scope.navigator().user_agent().unwrap_or_default();
+    format!("browser:{:08x}", fnv1a(user_agent.as_bytes()))
+}
+
+/// What a build measured in this browser says of the browser: its user
+/// agent, name and version, OS, cores, isolation and timer step.
+fn browser_extra(
+    scope: &WorkerGlobalScope,
+    resolution: Option<u64>,
+    browser_run: Option<String>,
+) -> BTreeMap<String, String> {
     let navigator = scope.navigator();
     let user_agent = navigator.user_agent().unwrap_or_default();
     let mut extra = BTreeMap::from([
         ("user_agent".to_owned(), user_agent.clone()),
         ("hardware_concurrency".to_owned(), navigator.hardware_concurrency().to_string()),
-        ("wasm_features".to_owned(), wasm_features().join(",")),
     ]);
     if let Some(browser) = browser_of(&user_agent) {
         extra.insert("browser".to_owned(), browser);
@@ -62,23 +109,17 @@ pub fn run_suite(
     }
     // Browsers coarsen performance.now() unless the page is isolated
     // (web-sys has no binding for this flag).
-    if let Some(isolated) = Reflect::get(&scope, &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool())
+    if let Some(isolated) = Reflect::get(scope, &"crossOriginIsolated".into()).ok().and_then(|v| v.as_bool())
     {
         extra.insert("cross_origin_isolated".to_owned(), isolated.to_string());
     }
     if let Some(step) = resolution {
         extra.insert("timer_resolution_ns".to_owned(), step.to_string());
     }
-    let upload = Upload {
-        source: Source::Browser,
-        board: format!("browser:{:08x}", fnv1a(user_agent.as_bytes())),
-        ticks_per_second: CLOCK.ticks_per_second,
-        tick_unit: CLOCK.unit.to_string(),
-        clock_hz: None,
-        build: build(extra),
-        measurements: reporter.measurements,
-    };
-    serde_json::to_string(&upload).map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
+    if let Some(token) = browser_run {
+        extra.insert(BROWSER_RUN.to_owned(), token);
+    }
+    extra
 }
 
 /// The algorithms named, each checked to be a contract name the suite measures.

@@ -1,6 +1,10 @@
 //! "This browser": the suite run here, in a worker, its figures uploaded
-//! as a run beside the boards'.
+//! as a run beside the boards'; and beside it, on the same ML-KEM and
+//! ML-DSA levels, each other implementation this browser can run (its own
+//! WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`), each uploaded as a
+//! build of its own of the same browser board.
 
+use futures::FutureExt;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -16,6 +20,9 @@ use crate::{api, worker};
 /// What a browser run can measure: (key, label, algorithms; none = all).
 const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
     ("post-quantum", "ML-KEM and ML-DSA, every level", POST_QUANTUM),
+    // The levels a web developer picks, and the quickest whole comparison:
+    // every implementation has both (WebCrypto in Chromium lacks ML-KEM-512).
+    ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
     ("with-classical", "ML-KEM and ML-DSA with the classical baselines", WITH_CLASSICAL),
     ("whole", "The whole suite", &[]),
 ];
@@ -36,6 +43,16 @@ const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::Sha256,
 ];
 
+/// What a browser run can measure: (key, label). `wasm` is the suite
+/// itself; the others are measured by the peers' worker on the ML-KEM and
+/// ML-DSA levels of the chosen suite. All are chosen at first.
+const IMPLEMENTATIONS: &[(&str, &str)] = &[
+    ("wasm", "pqbench (wasm)"),
+    ("webcrypto", "this browser's WebCrypto"),
+    ("noble", "@noble/post-quantum"),
+    ("liboqs", "@oqs/liboqs-js"),
+];
+
 /// Time given to each operation: (ms, label). The first is the default,
 /// the suite's own, so figures settle.
 const BROWSER_TIMES: &[(u32, &str)] = &[(1000, "1 s per operation"), (200, "0.2 s per operation")];
@@ -52,6 +69,8 @@ pub fn BrowserRun() -> impl IntoView {
     let busy = RwSignal::new(false);
     let cancel = StoredValue::new(None::<oneshot::Sender<()>>);
 
+    let chosen = RwSignal::new(IMPLEMENTATIONS.iter().map(|(key, _)| *key).collect::<Vec<&str>>());
+
     let run = move |_| {
         alert.clear();
         busy.set(true);
@@ -61,33 +80,70 @@ pub fn BrowserRun() -> impl IntoView {
         cancel.set_value(Some(cancel_sender));
         let algorithms =
             BROWSER_SUITES.iter().find(|(key, ..)| *key == suite.get_untracked()).map_or(&[][..], |s| s.2);
-        let request =
-            worker::Request { algorithms, min_iterations: 10, min_time_ms: time_ms.get_untracked() };
+        let time_ms = time_ms.get_untracked();
+        let implementations = chosen.get_untracked();
+        // Shared by every build this press stores, so the results page
+        // finds them together (pqbench_view::field).
+        let token = format!("{:013x}", (js_sys::Math::random() * 2f64.powi(52)) as u64);
         spawn_local(async move {
-            let started = js_sys::Date::now();
-            let on_step = move |next: worker::Step| {
-                status.set(describe_step(&next, js_sys::Date::now() - started));
-                step.set(Some(next));
-            };
-            let measured = worker::run(&request, on_step, cancelled).await;
-            cancel.set_value(None);
-            step.set(None);
-            match measured {
-                Err(why) if why == worker::CANCELLED => status.set("Cancelled: nothing was stored".into()),
-                measured => {
-                    let uploaded = async {
-                        let upload = measured?;
-                        status.set("Uploading…".into());
-                        api::post_json_text::<Created>("/api/uploads", upload).await
-                    };
-                    if let Some(Created { id }) = alert.check(uploaded.await) {
-                        status.set(format!("Done: run {id}"));
-                        runs.refresh();
-                        shown.select(id);
-                    } else {
-                        status.set("Failed".into());
+            let mut cancelled = cancelled.fuse();
+            let mut stored = Vec::new();
+            let mut problems = Vec::new();
+            let mut was_cancelled = false;
+            for implementation in implementations {
+                let label = label_of(implementation);
+                let peer_algorithms = post_quantum_of(algorithms);
+                let (url, request) = match implementation {
+                    "wasm" => (
+                        worker::SUITE_URL,
+                        worker::Request {
+                            implementation: None,
+                            algorithms,
+                            min_iterations: 10,
+                            min_time_ms: time_ms,
+                            browser_run: Some(&token),
+                        },
+                    ),
+                    peer => (
+                        worker::PEERS_URL,
+                        worker::Request {
+                            implementation: Some(peer),
+                            algorithms: &peer_algorithms,
+                            min_iterations: 10,
+                            min_time_ms: time_ms,
+                            browser_run: Some(&token),
+                        },
+                    ),
+                };
+                let started = js_sys::Date::now();
+                let on_step = move |next: worker::Step| {
+                    status.set(format!("{label}: {}", describe_step(&next, js_sys::Date::now() - started)));
+                    step.set(Some(next));
+                };
+                match worker::run(url, &request, on_step, &mut cancelled).await {
+                    Err(why) if why == worker::CANCELLED => {
+                        was_cancelled = true;
+                        break;
+                    }
+                    Err(why) => problems.push(format!("{label}: {why}")),
+                    Ok(upload) => {
+                        status.set(format!("{label}: uploading…"));
+                        match api::post_json_text::<Created>("/api/uploads", upload).await {
+                            Ok(Created { id }) => stored.push(id),
+                            Err(why) => problems.push(format!("{label}: {why}")),
+                        }
                     }
                 }
+            }
+            cancel.set_value(None);
+            step.set(None);
+            if !problems.is_empty() {
+                alert.show(problems.join("; "));
+            }
+            status.set(summary(&stored, was_cancelled, problems.is_empty()));
+            if let Some(&first) = stored.first() {
+                runs.refresh();
+                shown.select(first);
             }
             busy.set(false);
         });
@@ -102,7 +158,9 @@ pub fn BrowserRun() -> impl IntoView {
         <section id="browser">
             <h2>"This browser"</h2>
             <p class="muted">
-                "Runs the same suite as the boards, compiled to WebAssembly, in a worker: the page stays usable."
+                "Runs the same suite as the boards, compiled to WebAssembly, in a worker: the page stays usable. \
+                 Beside it, on ML-KEM and ML-DSA, this browser's own WebCrypto and two JavaScript libraries, \
+                 each checked against pqbench's outputs first and stored as a run of its own."
             </p>
             <div class="browser-controls">
                 <select
@@ -131,7 +189,42 @@ pub fn BrowserRun() -> impl IntoView {
                         .map(|(ms, label)| view! { <option value=ms.to_string()>{*label}</option> })
                         .collect_view()}
                 </select>
-                <button id="browser-run" disabled=move || busy.get() on:click=run>
+                <fieldset id="browser-implementations" class="implementations">
+                    <legend>"Implementations"</legend>
+                    {IMPLEMENTATIONS
+                        .iter()
+                        .map(|&(key, label)| {
+                            let toggle = move |event| {
+                                let on = event_target_checked(&event);
+                                chosen.update(|list| {
+                                    list.retain(|k| *k != key);
+                                    if on {
+                                        list.push(key);
+                                        // Always in the list's order: ours first.
+                                        list.sort_by_key(|k| IMPLEMENTATIONS.iter().position(|(i, _)| i == k));
+                                    }
+                                });
+                            };
+                            view! {
+                                <label>
+                                    <input
+                                        type="checkbox"
+                                        id=format!("browser-impl-{key}")
+                                        checked=true
+                                        disabled=move || busy.get()
+                                        on:change=toggle
+                                    />
+                                    {label}
+                                </label>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
+                <button
+                    id="browser-run"
+                    disabled=move || busy.get() || chosen.with(Vec::is_empty)
+                    on:click=run
+                >
                     "Run in this browser"
                 </button>
                 <button id="browser-cancel" class="secondary" disabled=move || !busy.get() on:click=stop>
@@ -149,6 +242,36 @@ pub fn BrowserRun() -> impl IntoView {
     }
 }
 
+fn label_of(implementation: &str) -> &'static str {
+    IMPLEMENTATIONS.iter().find(|(key, _)| *key == implementation).map_or("?", |(_, label)| label)
+}
+
+/// The ML-KEM and ML-DSA levels of a suite (all of them for the whole
+/// suite, named by no algorithm): what the other implementations offer.
+fn post_quantum_of(algorithms: &[Algorithm]) -> Vec<Algorithm> {
+    if algorithms.is_empty() {
+        return POST_QUANTUM.to_vec();
+    }
+    algorithms.iter().copied().filter(|a| POST_QUANTUM.contains(a)).collect()
+}
+
+/// What a finished browser run says: the runs it stored, and whether it was
+/// cut short or something failed (the banner says what).
+fn summary(stored: &[i64], cancelled: bool, clean: bool) -> String {
+    let runs = match stored {
+        [] => "nothing was stored".to_owned(),
+        [one] => format!("run {one}"),
+        many => format!("runs {}", many.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")),
+    };
+    match (cancelled, clean) {
+        (true, _) if stored.is_empty() => "Cancelled: nothing was stored".to_owned(),
+        (true, _) => format!("Cancelled: {runs} stored before"),
+        (false, true) => format!("Done: {runs}"),
+        (false, false) if stored.is_empty() => "Failed: nothing was stored".to_owned(),
+        (false, false) => format!("Failed in part: {runs}"),
+    }
+}
+
 /// "ML-KEM-768 encaps (5 of 30), about 12 s left": what is measured now,
 /// and a time left from the pace so far.
 fn describe_step(step: &worker::Step, elapsed_ms: f64) -> String {
@@ -159,4 +282,31 @@ fn describe_step(step: &worker::Step, elapsed_ms: f64) -> String {
         text.push_str(&format!(", about {} s left", left_s.ceil()));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_other_implementations_get_the_suite_s_ml_kem_and_ml_dsa_levels() {
+        assert_eq!(post_quantum_of(&[]), POST_QUANTUM, "the whole suite: every level");
+        assert_eq!(post_quantum_of(WITH_CLASSICAL), POST_QUANTUM);
+        assert_eq!(
+            post_quantum_of(&[Algorithm::MlKem768, Algorithm::MlDsa65]),
+            [Algorithm::MlKem768, Algorithm::MlDsa65]
+        );
+        assert_eq!(post_quantum_of(&[Algorithm::Sha256]), []);
+    }
+
+    #[test]
+    fn a_finished_run_says_what_it_stored() {
+        assert_eq!(summary(&[4, 5, 6, 7], false, true), "Done: runs 4, 5, 6, 7");
+        assert_eq!(summary(&[4], false, true), "Done: run 4");
+        assert_eq!(summary(&[4, 5], false, false), "Failed in part: runs 4, 5");
+        assert_eq!(summary(&[], false, false), "Failed: nothing was stored");
+        assert_eq!(summary(&[], true, true), "Cancelled: nothing was stored");
+        assert_eq!(summary(&[4], true, true), "Cancelled: run 4 stored before");
+        assert_eq!(label_of("noble"), "@noble/post-quantum");
+    }
 }

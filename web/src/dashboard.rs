@@ -10,6 +10,7 @@ use crate::alert::Alert;
 use crate::boards::Boards;
 use crate::browser_run::BrowserRun;
 use crate::compare::Compare;
+use crate::field::Field;
 use crate::history::History;
 use crate::import::Import;
 use crate::results::Results;
@@ -57,6 +58,7 @@ pub fn Sections() -> impl IntoView {
         <Runs />
         <Compare />
         <Results />
+        <Field />
         <History />
     }
 }

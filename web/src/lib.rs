@@ -16,6 +16,7 @@ mod compare;
 mod components;
 mod dashboard;
 mod events;
+mod field;
 mod format;
 mod history;
 mod import;

@@ -3,7 +3,7 @@
 //! again when theirs are stored.
 
 use leptos::prelude::*;
-use pqbench_types::Run;
+use pqbench_types::{IMPLEMENTATION, Run};
 use pqbench_view::MemoryTiming;
 
 use crate::api;
@@ -39,6 +39,17 @@ impl RunList {
     pub fn memory_timing_of(self, id: i64) -> Option<MemoryTiming> {
         self.0.with(|listed| {
             listed.as_ref()?.as_ref()?.iter().find(|run| run.id == id).and_then(MemoryTiming::of)
+        })
+    }
+
+    /// The runs stored by the same press of "Run in this browser" as run
+    /// `id`, oldest first, as far as the list has them.
+    pub fn field_of(self, id: i64) -> Vec<i64> {
+        self.0.with(|listed| {
+            listed
+                .as_ref()
+                .and_then(Option::as_ref)
+                .map_or_else(Vec::new, |runs| pqbench_view::field::runs_of(runs, id))
         })
     }
 
@@ -139,6 +150,13 @@ fn run_row(run: Run) -> impl IntoView {
             <td>{id}</td>
             <td>
                 <code>{run.board}</code>
+                // A browser board's builds beside our wasm: which one this is.
+                {run
+                    .build
+                    .extra
+                    .get(IMPLEMENTATION)
+                    .cloned()
+                    .map(|name| view! { " " <span class="kind implementation">{name}</span> })}
                 {run.host.map(|host| view! { " " <span class="host run-host">"on " {host}</span> })}
                 // Figures at a fallback clock are not the board's usual
                 // ones: say so where the run is listed.

@@ -1,21 +1,33 @@
 //! "Run in this browser": the suite in a Web Worker (`/bench/worker.js`,
-//! built from `wasm-bench`), its messages turned into a stream.
+//! built from `wasm-bench`), or another implementation measured beside it
+//! (`/bench/peers.js`: this browser's WebCrypto, the JavaScript libraries),
+//! its messages turned into a stream.
 
+use futures::StreamExt;
 use futures::channel::{mpsc, oneshot};
-use futures::{FutureExt, StreamExt};
+use futures::future::Fuse;
 use pqbench_types::Algorithm;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-const WORKER_URL: &str = "/bench/worker.js";
+/// The suite, pqbench's wasm.
+pub const SUITE_URL: &str = "/bench/worker.js";
+/// Another implementation, named by the request's `implementation`.
+pub const PEERS_URL: &str = "/bench/peers.js";
 
 /// What the worker is asked to run; no algorithms: the whole suite.
 #[derive(Serialize)]
 pub struct Request<'a> {
+    /// For the peers' worker: `webcrypto`, `noble` or `liboqs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<&'a str>,
     pub algorithms: &'a [Algorithm],
     pub min_iterations: u32,
     pub min_time_ms: u32,
+    /// The token every build of one press of "Run in this browser" shares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub browser_run: Option<&'a str>,
 }
 
 /// What the worker says, as `worker.js` posts it.
@@ -50,18 +62,20 @@ pub struct Step {
 /// Why a run that was cancelled has no upload.
 pub const CANCELLED: &str = "the browser run was cancelled";
 
-/// Runs the suite in a new worker, calling `on_progress` before each
-/// operation; the worker's upload JSON, or why there is none. Firing
+/// Runs the worker at `url` on `request`, calling `on_progress` before
+/// each operation; the worker's upload JSON, or why there is none. Firing
 /// `cancel` stops the worker at once (the suite cannot be interrupted
-/// mid-operation from inside, so the worker is terminated).
+/// mid-operation from inside, so the worker is terminated); it is borrowed,
+/// so one cancel covers several workers run one after another.
 pub async fn run(
+    url: &'static str,
     request: &Request<'_>,
     mut on_progress: impl FnMut(Step),
-    cancel: oneshot::Receiver<()>,
+    cancel: &mut Fuse<oneshot::Receiver<()>>,
 ) -> Result<String, String> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_URL, &options)
+    let worker = Worker::new_with_options(url, &options)
         .map_err(|e| format!("cannot start the benchmark worker: {}", describe(&e)))?;
 
     let (sender, mut messages) = mpsc::unbounded::<Result<Message, String>>();
@@ -75,7 +89,7 @@ pub async fn run(
     let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
         let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
         let message = if detail.is_empty() {
-            format!("the benchmark worker failed to load ({WORKER_URL})")
+            format!("the benchmark worker failed to load ({url})")
         } else {
             format!("the benchmark worker failed: {detail}")
         };
@@ -90,11 +104,10 @@ pub async fn run(
             .and_then(|json| js_sys::JSON::parse(&json).ok())
             .ok_or("cannot encode the benchmark request")?;
         worker.post_message(&request).map_err(|e| describe(&e))?;
-        let mut cancel = cancel.fuse();
         loop {
             let message = futures::select! {
                 message = messages.next() => message,
-                fired = cancel => match fired {
+                fired = &mut *cancel => match fired {
                     Ok(()) => return Err(CANCELLED.to_owned()),
                     // Nobody can cancel any more: run to the end.
                     Err(_) => continue,
@@ -150,13 +163,20 @@ mod tests {
     #[test]
     fn the_worker_is_asked_by_the_algorithms_names() {
         let request = Request {
+            implementation: None,
             algorithms: &[Algorithm::MlKem768, Algorithm::X25519],
             min_iterations: 10,
             min_time_ms: 200,
+            browser_run: None,
         };
         assert_eq!(
             serde_json::to_string(&request).unwrap(),
             r#"{"algorithms":["ML-KEM-768","X25519"],"min_iterations":10,"min_time_ms":200}"#
+        );
+        let peer = Request { implementation: Some("noble"), algorithms: &[Algorithm::MlDsa65], ..request };
+        assert_eq!(
+            serde_json::to_string(&peer).unwrap(),
+            r#"{"implementation":"noble","algorithms":["ML-DSA-65"],"min_iterations":10,"min_time_ms":200}"#
         );
     }
 }

@@ -7,17 +7,19 @@
 //! - `build`: firmware images, the browser benchmark, the dashboard and the
 //!   server, into `<target>/dist`.
 //! - `build-image BOARD [VARIANT...]`: one board's images (all its variants
-//!   when none is named), and `build-dashboard`: the dashboard alone, into
-//!   `<target>/dist`, while working on them.
+//!   when none is named), `build-browser`: the browser benchmark (the
+//!   suite's wasm, its workers and the JavaScript peers it measures beside
+//!   it), and `build-dashboard`: the dashboard alone, into `<target>/dist`,
+//!   while working on them.
 //! - `dev`: setup, build, then `pqbench serve` with an SQLite file.
 //! - `test`: setup --tests, build, then every test (Rust and browser), with
 //!   a throwaway PostgreSQL server for the store's tests.
 //! - `bench`: the whole suite on the emulated board and on this host (an
 //!   optimised build), printed as the table in BENCHMARKS.md.
-//! - `bench-browser [--rounds N] [--min-time-ms MS]`: ML-KEM-768 and
-//!   ML-DSA-65 in one headless Chromium page (the browser benchmark's wasm,
-//!   `@noble/post-quantum`, `@oqs/liboqs-js`) and natively, as the
-//!   comparison table in BENCHMARKS.md.
+//! - `bench-browser [--rounds N] [--min-time-ms 1000|200]`: ML-KEM-768 and
+//!   ML-DSA-65 by the dashboard's own "Run in this browser" in headless
+//!   Chromium (our wasm, WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`)
+//!   and natively, as the comparison table in BENCHMARKS.md.
 //! - `bench-load [--results N] [--seconds S] [--connections C] [--postgres]`: the
 //!   explorer's API under concurrent load (wrk) with a million stored
 //!   results, as the load table in BENCHMARKS.md; on SQLite, or on PostgreSQL.
@@ -36,6 +38,7 @@ mod bench_boards;
 mod image_size;
 mod load;
 mod needs;
+mod peers;
 mod postgres;
 mod setup;
 #[cfg(test)]
@@ -137,6 +140,10 @@ fn main() -> Result<()> {
             }
             Ok(())
         }
+        ["build-browser"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build_browser_bench(&cross)
+        }
         ["build-dashboard"] => {
             let cross = setup::ensure(&project, false)?;
             project.build_dashboard(&cross)
@@ -153,7 +160,9 @@ fn main() -> Result<()> {
         }
         ["bench-browser", rest @ ..] => {
             let cross = setup::ensure(&project, true)?;
+            // The dashboard's own button runs it.
             project.build_browser_bench(&cross)?;
+            project.build_dashboard(&cross)?;
             bench::browser(&project, rest)
         }
         ["bench-load", rest @ ..] => load::load(&project, rest),
@@ -171,7 +180,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms MS] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
             );
             std::process::exit(2);
         }
@@ -312,7 +321,9 @@ impl Project {
             .arg(&wasm)
             .arg("-o")
             .arg(&wasm))?;
-        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))
+        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))?;
+        copy(&self.root.join("wasm-bench/www/peers.js"), &dist.join("bench/peers.js"))?;
+        peers::stage(self)
     }
 
     fn wasm_bindgen(&self, wasm: &Path, out: &Path) -> Result<()> {

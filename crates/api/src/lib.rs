@@ -21,4 +21,4 @@ pub use boards::{Board, BoardKind, Flash, NewFlash, RunRequest};
 pub use imports::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
 pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
 pub use runs::{Created, RunEnd, RunProgress};
-pub use uploads::Upload;
+pub use uploads::{Upload, UploadNote};

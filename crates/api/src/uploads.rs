@@ -31,6 +31,31 @@ pub struct Upload {
     pub clock_hz: Option<u64>,
     pub build: Build,
     pub measurements: Vec<Measurement>,
+    /// What the producer says of a measurement that its counts cannot:
+    /// why an operation was skipped or failed (a browser's WebCrypto that
+    /// lacks an algorithm, a JavaScript library that disagrees with
+    /// pqbench's own outputs), or what a time includes (a promise's round
+    /// trip). Stored after the note the server derives, never instead.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<UploadNote>,
+}
+
+/// A note on one measurement of an upload, by its algorithm and operation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UploadNote {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    pub note: String,
+}
+
+impl Upload {
+    /// The producer's note on `(algorithm, operation)`, if it gave one.
+    pub fn note_of(&self, algorithm: Algorithm, operation: Operation) -> Option<&str> {
+        self.notes
+            .iter()
+            .find(|n| n.algorithm == algorithm && n.operation == operation)
+            .map(|n| n.note.as_str())
+    }
 }
 
 /// Above any real CPU's clock, well below where a cycle count derived from
@@ -56,6 +81,8 @@ pub const MAX_BUILD_JSON: usize = 16 * 1024;
 /// Any one text of a build (a field, a crate's name or version, an extra
 /// key or value): a browser's user agent fits many times over.
 pub const MAX_BUILD_TEXT: usize = 1024;
+/// One producer's note: a sentence or two, shown in a table cell.
+pub const MAX_NOTE_LEN: usize = 400;
 
 impl Upload {
     /// Checks everything about an upload that needs no server (names,
@@ -117,7 +144,30 @@ impl Upload {
             check_measurement(m, &clock).map_err(|why| format!("{}: {why}", which()))?;
         }
         check_build(&self.build)?;
+        self.check_notes(&seen)?;
         Ok(clock)
+    }
+
+    /// Each note names a measurement of this upload, once, in a short line
+    /// of printable text (it is shown as is).
+    fn check_notes(&self, measured: &BTreeSet<(Algorithm, Operation)>) -> Result<(), String> {
+        let mut noted = BTreeSet::new();
+        for note in &self.notes {
+            let which = format!("the note on {} {}", note.algorithm, note.operation);
+            if !measured.contains(&(note.algorithm, note.operation)) {
+                return Err(format!("{which} names no measurement of this upload"));
+            }
+            if !noted.insert((note.algorithm, note.operation)) {
+                return Err(format!("{which} is given twice"));
+            }
+            if note.note.trim().is_empty()
+                || note.note.len() > MAX_NOTE_LEN
+                || note.note.chars().any(char::is_control)
+            {
+                return Err(format!("{which} must be 1 to {MAX_NOTE_LEN} bytes of text on one line"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -208,6 +258,7 @@ mod tests {
                 measured(Algorithm::MlKem768, Operation::Keygen),
                 measured(Algorithm::MlKem768, Operation::Encaps),
             ],
+            notes: vec![],
         }
     }
 
@@ -344,6 +395,37 @@ mod tests {
     }
 
     #[test]
+    fn notes_name_a_measurement_once_in_a_short_line() {
+        let note = |operation, text: &str| UploadNote {
+            algorithm: Algorithm::MlKem768,
+            operation,
+            note: text.into(),
+        };
+        let mut u = upload();
+        u.notes = vec![note(Operation::Encaps, "each call includes the promise round trip")];
+        assert!(u.check().is_ok());
+        assert_eq!(
+            u.note_of(Algorithm::MlKem768, Operation::Encaps),
+            Some("each call includes the promise round trip")
+        );
+        assert_eq!(u.note_of(Algorithm::MlKem768, Operation::Keygen), None);
+
+        let stray = refused(|u| u.notes = vec![note(Operation::Decaps, "x")]);
+        assert_eq!(stray, "the note on ML-KEM-768 decaps names no measurement of this upload");
+        let twice = refused(|u| u.notes = vec![note(Operation::Keygen, "a"), note(Operation::Keygen, "b")]);
+        assert!(twice.contains("twice"), "{twice}");
+        for bad in [String::new(), " ".into(), "a\nb".into(), "x".repeat(MAX_NOTE_LEN + 1)] {
+            let refused = refused(|u| u.notes = vec![note(Operation::Keygen, &bad)]);
+            assert!(refused.contains("1 to 400 bytes"), "{bad:?}: {refused}");
+        }
+        // An upload without notes says nothing of them, as before they existed.
+        let json = serde_json::to_value(upload()).unwrap();
+        assert!(json.get("notes").is_none());
+        let read: Upload = serde_json::from_value(json).unwrap();
+        assert!(read.notes.is_empty());
+    }
+
+    #[test]
     fn build_texts_are_bounded() {
         let long = refused(|u| u.build.rustc = Some("x".repeat(MAX_BUILD_TEXT + 1)));
         assert!(long.contains("longer than 1024"), "{long}");
@@ -398,6 +480,7 @@ mod tests {
     fn the_fuzzer_s_seed_uploads_pass() {
         for seed in [
             include_str!("../../../fuzz/seeds/upload_json/browser.json"),
+            include_str!("../../../fuzz/seeds/upload_json/browser-webcrypto.json"),
             include_str!("../../../fuzz/seeds/upload_json/native.json"),
         ] {
             let upload: Upload = serde_json::from_str(seed).unwrap();

@@ -172,6 +172,7 @@ pub fn run(
         clock_hz: None,
         build: build(),
         measurements,
+        notes: Vec::new(),
     })
 }
 

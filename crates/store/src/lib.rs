@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use pqbench_api::{LogFormat, Report, UnreadLine};
+use pqbench_api::{LogFormat, Report, UnreadLine, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 
@@ -282,15 +282,17 @@ impl Store {
     }
 
     /// Stores a run that arrived whole (an upload) in one transaction: it is
-    /// there with all its results, or not at all.
+    /// there with all its results, or not at all. Each result's note is the
+    /// one its counts give, followed by the producer's `notes` on it.
     pub async fn insert_finished_run(
         &self,
         run: &NewRun,
         clock: &Clock,
         measurements: &[Measurement],
+        notes: &[UploadNote],
     ) -> StoreResult<i64> {
         let _writing = self.writing().await;
-        on_backend!(self, db => db.insert_finished_run(run, clock, measurements, &now()).await)
+        on_backend!(self, db => db.insert_finished_run(run, clock, measurements, notes, &now()).await)
     }
 
     /// Stores an imported log's runs in one transaction, or none of them:

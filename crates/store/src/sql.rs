@@ -9,7 +9,7 @@
 //! The SQL is portable: `$n` placeholders (PostgreSQL's; SQLite reads them
 //! as numbered parameters), RETURNING, and standard types.
 
-use pqbench_api::Report;
+use pqbench_api::{Report, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 use sqlx::{Database, Pool, QueryBuilder, Row};
@@ -66,6 +66,7 @@ impl Statements {
         run: &NewRun,
         clock: &Clock,
         measurements: &[Measurement],
+        notes: &[UploadNote],
         now: &str,
     ) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
@@ -89,7 +90,11 @@ impl Statements {
         .await?;
         let id: i64 = row.try_get("id")?;
         for (seq, m) in (1..).zip(measurements) {
-            let result = BenchResult::from_measurement(m, clock);
+            let mut result = BenchResult::from_measurement(m, clock);
+            let given = notes.iter().find(|n| (n.algorithm, n.operation) == (m.algorithm, m.operation));
+            if let Some(given) = given {
+                result.note = Some(crate::upload::with_note(result.note.take(), &given.note));
+            }
             insert_result(&mut *tx, id, seq, &result, Some(m)).await?;
         }
         tx.commit().await?;

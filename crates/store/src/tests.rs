@@ -64,10 +64,15 @@ async fn result_rows_are_filtered_across_runs_newest_first(store: Store) {
     first.status = RunStatus::Complete;
     let kem =
         [measured(Algorithm::MlKem768, Operation::Keygen), measured(Algorithm::MlKem768, Operation::Encaps)];
-    let a = store.insert_finished_run(&first, &clock, &kem).await.unwrap();
+    let awaited = UploadNote {
+        algorithm: Algorithm::MlKem768,
+        operation: Operation::Encaps,
+        note: "each call includes the promise round trip".into(),
+    };
+    let a = store.insert_finished_run(&first, &clock, &kem, &[awaited]).await.unwrap();
     let second = NewRun { board: "native:b".into(), ..first };
     let b = store
-        .insert_finished_run(&second, &clock, &[measured(Algorithm::Sha256, Operation::Hash)])
+        .insert_finished_run(&second, &clock, &[measured(Algorithm::Sha256, Operation::Hash)], &[])
         .await
         .unwrap();
 
@@ -78,6 +83,9 @@ async fn result_rows_are_filtered_across_runs_newest_first(store: Store) {
     assert_eq!(rows[0].board, "native:b");
     assert_eq!(rows[0].source, Source::Native);
     assert_eq!(rows[0].build_label, "native", "a build that says nothing is named by its source");
+    // The producer's note is stored with the result it names, only there.
+    assert_eq!(rows[1].result.note, None);
+    assert_eq!(rows[2].result.note.as_deref(), Some("each call includes the promise round trip"));
 
     let only = |filter: ResultQuery| {
         let store = store.clone();

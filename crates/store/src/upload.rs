@@ -10,6 +10,15 @@ use crate::NewRun;
 /// Bounds on what one upload may carry, as `Upload::check` applies them.
 pub use pqbench_api::uploads::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
 
+/// A result's note: what the server derived from its counts (a batch, a
+/// failed self-test), then what its producer said of it.
+pub fn with_note(derived: Option<String>, given: &str) -> String {
+    match derived {
+        Some(derived) => format!("{derived}; {given}"),
+        None => given.to_owned(),
+    }
+}
+
 /// Turns an upload into a run and its clock, or says what is wrong with it.
 pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
     let clock = upload.check()?;
@@ -46,7 +55,14 @@ mod tests {
                 max_ticks: 110,
                 ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
             }],
+            notes: vec![],
         }
+    }
+
+    #[test]
+    fn a_producer_s_note_follows_the_derived_one() {
+        assert_eq!(with_note(None, "awaited"), "awaited");
+        assert_eq!(with_note(Some("batched".into()), "awaited"), "batched; awaited");
     }
 
     #[test]

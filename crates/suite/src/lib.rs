@@ -32,6 +32,8 @@ pub mod calibrate;
 mod dsa;
 mod ecc;
 mod hash;
+#[cfg(feature = "libcrux")]
+pub mod interop;
 mod kat;
 mod kem;
 mod measure;
@@ -39,7 +41,7 @@ pub mod needs;
 pub mod probe;
 mod rsa;
 
-pub use measure::{BEAT_MS, MemoryBudget, MemoryUse, Platform, Reporter, Settings};
+pub use measure::{BEAT_MS, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, summarise};
 
 use pqbench_types::{Algorithm, Failure, Operation};
 

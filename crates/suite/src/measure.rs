@@ -193,9 +193,8 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     ) {
         self.announce(algorithm, operation);
         let clock = self.platform.clock();
-        let min_ticks = u64::from(self.settings.min_time_ms) * clock.ticks_per_second / 1000;
+        let rule = Rule::new(&self.settings, &clock, self.platform.timer_resolution());
         let beat_ticks = (u64::from(BEAT_MS) * clock.ticks_per_second / 1000).max(1);
-        let min_iterations = self.settings.min_iterations.max(1) as usize;
         let mut status = Measuring {
             algorithm,
             operation,
@@ -208,7 +207,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         // Before anything of the operation runs, batch sizing included: how
         // long it will measure at least, and how often it will say so.
         self.say_measuring(&status);
-        let batch = self.calls_per_sample(&mut call);
+        let batch = self.calls_per_sample(&rule, &mut call);
 
         // Peaks of the memory windows closed so far: each beat is reported
         // between two windows, so its own stack and heap are in neither.
@@ -221,10 +220,8 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         // alone: the sum of the samples' own readings, so a beat needs no
         // clock reading of its own, inside or outside the timed calls.
         let mut beaten = 0u64;
-        // The call count must fit the record's u32.
-        let max_samples = self.samples.len().min((u32::MAX / batch) as usize);
-        let more =
-            |done: usize, total: u64| done < max_samples && (done < min_iterations || total < min_ticks);
+        let capacity = self.samples.len();
+        let more = |done: usize, total: u64| rule.more(done, total, batch, capacity);
         while more(done, total) {
             let elapsed = self.timed_calls(&mut call, batch);
             // A batch's per-call mean, rounded down so that `iterations *
@@ -246,27 +243,14 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         }
         let memory = self.last_memory_window(closed);
 
-        let measurement = if done == 0 {
-            // No room for even one sample: the caller gave no buffer.
-            Measurement::untimed(algorithm, operation, Status::Skipped)
-        } else {
-            let taken = &mut self.samples[..done];
-            taken.sort_unstable();
-            Measurement {
-                iterations: done as u32 * batch,
-                batch: (batch > 1).then_some(batch),
-                total_ticks: total,
-                min_ticks: taken[0],
-                median_ticks: median(taken),
-                max_ticks: taken[done - 1],
-                heap_bytes: memory.heap_bytes,
-                heap_allocs: memory.heap_allocs,
-                stack_bytes: memory.stack_bytes,
-                stack_depth_bytes: memory.stack_depth_bytes,
-                bytes_per_op,
-                ..Measurement::untimed(algorithm, operation, Status::Ok)
-            }
-        };
+        let mut measurement = summarise(algorithm, operation, &mut self.samples[..done], batch, total);
+        if measurement.status == Status::Ok {
+            measurement.heap_bytes = memory.heap_bytes;
+            measurement.heap_allocs = memory.heap_allocs;
+            measurement.stack_bytes = memory.stack_bytes;
+            measurement.stack_depth_bytes = memory.stack_depth_bytes;
+            measurement.bytes_per_op = bytes_per_op;
+        }
         self.reporter.result(&measurement);
     }
 
@@ -330,29 +314,102 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     /// How many calls each sample times: one where the clock resolves a
     /// call well, else enough for a sample to span more than
     /// [`RESOLUTION_STEPS`] steps of the clock.
-    fn calls_per_sample<T>(&mut self, call: &mut impl FnMut() -> T) -> u32 {
-        let resolution = self.platform.timer_resolution();
-        if resolution <= 1 {
+    fn calls_per_sample<T>(&mut self, rule: &Rule, call: &mut impl FnMut() -> T) -> u32 {
+        if !rule.batches() {
             return 1;
         }
+        let mut calls = 1u32;
+        loop {
+            let elapsed = self.timed_calls(call, calls);
+            match rule.next_batch(calls, elapsed) {
+                Some(next) => calls = next,
+                None => return calls,
+            }
+        }
+    }
+}
+
+/// How long one operation is measured and how its calls are batched: the
+/// suite's rule, also for a caller that must time calls itself (a browser's
+/// promise-returning WebCrypto, which a synchronous loop cannot await), so
+/// that its figures are taken exactly as the suite's are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    min_ticks: u64,
+    min_iterations: usize,
+    /// A sample's span wanted on a coarse clock; 0 where calls are timed alone.
+    wanted: u64,
+}
+
+impl Rule {
+    /// The rule for `settings` on `clock`, whose smallest step is `resolution` ticks.
+    pub fn new(settings: &Settings, clock: &Clock, resolution: u64) -> Rule {
         // Read on the same coarse clock, a span of n steps may truly be
         // just over n - 1: asking for one step more makes the true span of
         // a sample at least RESOLUTION_STEPS steps, so one step of rounding
         // is less than 1/RESOLUTION_STEPS of it.
-        let wanted = resolution.saturating_mul(RESOLUTION_STEPS + 1);
-        let mut calls = 1u32;
-        loop {
-            let elapsed = self.timed_calls(call, calls);
-            if elapsed >= wanted || calls >= MAX_BATCH {
-                return calls;
-            }
-            // Below one step the time says nothing about the rate: grow fast.
-            let next = match elapsed {
-                0 => u64::from(calls) * 16,
-                _ => u64::from(calls) * wanted / elapsed + 1,
-            };
-            calls = next.clamp(u64::from(calls) + 1, u64::from(MAX_BATCH)) as u32;
+        let wanted = if resolution <= 1 { 0 } else { resolution.saturating_mul(RESOLUTION_STEPS + 1) };
+        Rule {
+            min_ticks: u64::from(settings.min_time_ms) * clock.ticks_per_second / 1000,
+            min_iterations: settings.min_iterations.max(1) as usize,
+            wanted,
         }
+    }
+
+    /// Whether calls may be timed in batches at all: not on a clock that
+    /// resolves a tick.
+    pub fn batches(&self) -> bool {
+        self.wanted > 0
+    }
+
+    /// While sizing a batch, from 1 call up: `calls` timed together took
+    /// `elapsed` ticks; the next count to try, or `None` when `calls` is
+    /// the batch.
+    pub fn next_batch(&self, calls: u32, elapsed: u64) -> Option<u32> {
+        if elapsed >= self.wanted || calls >= MAX_BATCH {
+            return None;
+        }
+        // Below one step the time says nothing about the rate: grow fast.
+        let next = match elapsed {
+            0 => u64::from(calls) * 16,
+            _ => u64::from(calls) * self.wanted / elapsed + 1,
+        };
+        Some(next.clamp(u64::from(calls) + 1, u64::from(MAX_BATCH)) as u32)
+    }
+
+    /// Whether to time another sample after `done` samples of `batch` calls
+    /// took `total` ticks, with room for `capacity` samples.
+    pub fn more(&self, done: usize, total: u64, batch: u32, capacity: usize) -> bool {
+        // The call count must fit the record's u32.
+        let max_samples = capacity.min((u32::MAX / batch.max(1)) as usize);
+        done < max_samples && (done < self.min_iterations || total < self.min_ticks)
+    }
+}
+
+/// The measurement of `samples` (each a call's time, or a batch's per-call
+/// mean rounded down) of `batch` calls each, `total` ticks in all; memory
+/// and throughput left for the caller. No sample: skipped, as nothing was
+/// timed.
+pub fn summarise(
+    algorithm: Algorithm,
+    operation: Operation,
+    samples: &mut [u64],
+    batch: u32,
+    total: u64,
+) -> Measurement {
+    let done = samples.len();
+    if done == 0 {
+        return Measurement::untimed(algorithm, operation, Status::Skipped);
+    }
+    samples.sort_unstable();
+    Measurement {
+        iterations: done as u32 * batch,
+        batch: (batch > 1).then_some(batch),
+        total_ticks: total,
+        min_ticks: samples[0],
+        median_ticks: median(samples),
+        max_ticks: samples[done - 1],
+        ..Measurement::untimed(algorithm, operation, Status::Ok)
     }
 }
 

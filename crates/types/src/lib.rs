@@ -29,4 +29,4 @@ pub use result::{BenchResult, failure_note};
 #[cfg(feature = "alloc")]
 mod run;
 #[cfg(feature = "alloc")]
-pub use run::{Build, IMPORTED_FROM, ResultRow, Run, RunStatus, Source};
+pub use run::{BROWSER_RUN, Build, IMPLEMENTATION, IMPORTED_FROM, ResultRow, Run, RunStatus, Source};

@@ -87,6 +87,16 @@ impl RunStatus {
 /// came from, e.g. `wolfCrypt 5.7.2` or `pqm4 m4fspeed`.
 pub const IMPORTED_FROM: &str = "imported_from";
 
+/// The `extra` key a browser run's build names its implementation by when
+/// it is not pqbench's own wasm: `webcrypto`, `noble-post-quantum@0.7.1`,
+/// `liboqs-js@0.15.1`. It is the build's label.
+pub const IMPLEMENTATION: &str = "implementation";
+
+/// The `extra` key every build stored by one press of "Run in this
+/// browser" shares (a token the page draws), so that its implementations
+/// are found and shown side by side.
+pub const BROWSER_RUN: &str = "browser_run";
+
 /// What produced the figures: firmware or wasm revision, compiler, profile,
 /// and the versions of the crates that do the cryptography.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,7 +169,11 @@ impl Build {
     pub fn label(&self, source: Source) -> String {
         use alloc::format;
         if source == Source::Browser {
-            return self.extra.get("browser").cloned().unwrap_or_else(|| String::from("browser"));
+            // Beside pqbench's wasm a browser run measures other
+            // implementations (its WebCrypto, JavaScript libraries), each a
+            // build of its own that names itself.
+            let named = self.extra.get(IMPLEMENTATION).or_else(|| self.extra.get("browser"));
+            return named.cloned().unwrap_or_else(|| String::from("browser"));
         }
         if source == Source::Import {
             return self.extra.get(IMPORTED_FROM).cloned().unwrap_or_else(|| String::from("import"));
@@ -293,6 +307,9 @@ mod tests {
         browser.extra.insert("browser".into(), "Chrome 131.0".into());
         assert_eq!(browser.label(Source::Browser), "Chrome 131.0");
         assert_eq!(Build::default().label(Source::Browser), "browser");
+        let mut webcrypto = browser.clone();
+        webcrypto.extra.insert(IMPLEMENTATION.into(), "webcrypto".into());
+        assert_eq!(webcrypto.label(Source::Browser), "webcrypto");
         assert_eq!(Build::default().label(Source::Import), "import");
         let mut imported = Build::default();
         imported.extra.insert(IMPORTED_FROM.into(), "pqm4 m4fspeed".into());

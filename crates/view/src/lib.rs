@@ -10,12 +10,14 @@
 //! [`query`] is the other half: which results a request asks the server
 //! for, in the one codec the server and the dashboard share; [`csv`]
 //! writes rows as `pqbench export` does; [`timing`] says what memory a
-//! run's cycles were counted with.
+//! run's cycles were counted with; [`field`] sets a browser run's
+//! implementations side by side.
 #![no_std]
 
 extern crate alloc;
 
 pub mod csv;
+pub mod field;
 pub mod query;
 pub mod timing;
 pub mod work;

@@ -11,9 +11,10 @@ use crate::AppState;
 use crate::error::{ApiError, ApiResult, json_body};
 
 /// An upload of the most measurements `upload::validate` takes (1000, each
-/// about 400 bytes of JSON) and the largest build description (16 KiB) is
-/// under 500 KiB; twice that leaves room for pretty-printed JSON.
-pub const MAX_UPLOAD_BYTES: usize = 1024 * 1024;
+/// about 400 bytes of JSON, and a note of at most 400 bytes on each) and
+/// the largest build description (16 KiB) is under 1 MiB; twice that leaves
+/// room for pretty-printed JSON.
+pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
 
 pub async fn upload(
     State(state): State<AppState>,
@@ -22,6 +23,6 @@ pub async fn upload(
     let body = json_body(body, MAX_UPLOAD_BYTES)?;
     let (run, clock) =
         upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    let id = state.store.insert_finished_run(&run, &clock, &body.measurements).await?;
+    let id = state.store.insert_finished_run(&run, &clock, &body.measurements, &body.notes).await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }

@@ -3,7 +3,7 @@
 //! axum's plain text, whichever part of the request is wrong (path, query,
 //! content type, size, syntax, shape).
 
-use pqbench_api::Upload;
+use pqbench_api::{Upload, UploadNote};
 use pqbench_types::{Algorithm, Build, Measurement, Operation, Source, Status};
 use reqwest::Method;
 use serde_json::Value;
@@ -38,7 +38,7 @@ fn json_of_size(bytes: usize) -> String {
 }
 
 /// The routes' body limits, as `server/src/routes/` sets them.
-const UPLOAD_LIMIT: usize = 1024 * 1024;
+const UPLOAD_LIMIT: usize = 2 * 1024 * 1024;
 const RUN_REQUEST_LIMIT: usize = 16 * 1024;
 const REPORT_LIMIT: usize = 16 * 1024;
 
@@ -222,6 +222,14 @@ async fn the_largest_valid_upload_fits_under_the_limit() {
         ticks_per_second: 1_000_000_000,
         tick_unit: "ns".into(),
         clock_hz: None,
+        notes: measurements
+            .iter()
+            .map(|m| UploadNote {
+                algorithm: m.algorithm,
+                operation: m.operation,
+                note: "n".repeat(pqbench_api::uploads::MAX_NOTE_LEN),
+            })
+            .collect(),
         build,
         measurements,
     };

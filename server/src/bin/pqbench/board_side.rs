@@ -99,7 +99,7 @@ pub async fn bench_native(
     })?;
     bar.finish_and_clear();
     let (run, clock) = pqbench_store::upload::validate(&upload).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let id = store.insert_finished_run(&run, &clock, &upload.measurements).await?;
+    let id = store.insert_finished_run(&run, &clock, &upload.measurements, &upload.notes).await?;
     eprintln!("run {id} complete: {} results on {}", upload.measurements.len(), upload.board);
     println!("{id}");
     Ok(())

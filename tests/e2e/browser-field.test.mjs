@@ -1,0 +1,234 @@
+// "Run in this browser" measures the browser's whole field: pqbench's wasm,
+// the browser's own WebCrypto, @noble/post-quantum and @oqs/liboqs-js, each
+// stored as its own build of the same browser board, each checked against
+// ours before it is timed, all from this server's own origin under its CSP.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launchBrowser, screenshots, serverAndBrowser } from './harness.mjs';
+
+let server;
+let chromium;
+
+serverAndBrowser((s, c) => {
+  server = s;
+  chromium = c;
+});
+
+const IMPLEMENTATIONS = ['wasm', 'webcrypto', 'noble', 'liboqs'];
+
+// A page that records policy violations (workers' too, which Chromium
+// logs to the console), page errors and every request to another origin.
+async function watchedPage(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const problems = [];
+  const foreign = [];
+  context.on('request', (request) => {
+    if (!request.url().startsWith(`${base}/`) && !request.url().startsWith('data:')) foreign.push(request.url());
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(base);
+  return { context, page, problems, foreign };
+}
+
+// Runs the chosen implementations on a suite in the page; the browser runs
+// stored since `before` (ids), newest last.
+async function runInBrowser(page, { suite = 'common', implementations = IMPLEMENTATIONS, api = server.api } = {}) {
+  const before = new Set((await api('/api/runs')).map((r) => r.id));
+  await page.locator('#browser-suite').selectOption(suite);
+  await page.locator('#browser-time').selectOption('200');
+  for (const key of IMPLEMENTATIONS) {
+    await page.locator(`#browser-impl-${key}`).setChecked(implementations.includes(key));
+  }
+  const seen = new Set();
+  const watch = setInterval(async () => {
+    const text = await page.locator('#browser-progress').innerText().catch(() => '');
+    if (text) seen.add(text);
+  }, 100);
+  await page.locator('#browser-run').click();
+  await page.locator('#browser-progress', { hasText: /^(Done|Failed|Cancelled)/ }).waitFor({ timeout: 300_000 });
+  clearInterval(watch);
+  const runs = (await api('/api/runs')).filter((r) => !before.has(r.id)).reverse();
+  return { runs, progress: [...seen], status: await page.locator('#browser-progress').innerText() };
+}
+
+const implementationOf = (run) => run.build.extra.implementation ?? 'wasm';
+
+test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operation ok, each figure as the page showed it', async () => {
+  const { context, page, problems, foreign } = await watchedPage(chromium.browser, server.base);
+  const { runs, progress, status } = await runInBrowser(page);
+  assert.match(status, /^Done: runs \d+, \d+, \d+, \d+$/, status);
+  // Progress per implementation, each named.
+  for (const label of ["pqbench (wasm)", "this browser's WebCrypto", '@noble/post-quantum', '@oqs/liboqs-js']) {
+    assert.ok(progress.some((t) => t.startsWith(`${label}: `) && / \(\d+ of 6\)/.test(t)), `${label} in ${JSON.stringify(progress)}`);
+  }
+
+  assert.equal(runs.length, 4, JSON.stringify(runs.map((r) => r.build.extra)));
+  assert.deepEqual(runs.map(implementationOf), ['wasm', 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1']);
+  assert.equal(new Set(runs.map((r) => r.board)).size, 1, 'one browser board');
+  for (const run of runs) {
+    assert.equal(run.source, 'browser');
+    assert.equal(run.status, 'complete');
+    assert.match(run.build.extra.browser ?? '', /Chrome \d+/);
+    assert.equal(run.build.extra.cross_origin_isolated, 'true');
+  }
+  assert.deepEqual(runs[2].build.crates, { '@noble/post-quantum': '0.7.1' });
+  assert.deepEqual(runs[3].build.crates, { '@oqs/liboqs-js': '0.15.1' });
+
+  for (const run of runs) {
+    const which = implementationOf(run);
+    const results = await server.api(`/api/runs/${run.id}/results`);
+    assert.deepEqual(
+      results.map((r) => `${r.algorithm} ${r.operation}`),
+      ['ML-KEM-768 keygen', 'ML-KEM-768 encaps', 'ML-KEM-768 decaps', 'ML-DSA-65 keygen', 'ML-DSA-65 sign', 'ML-DSA-65 verify'],
+      which,
+    );
+    for (const r of results) {
+      const what = `${which} ${r.algorithm} ${r.operation}`;
+      assert.equal(r.status, 'ok', `${what}: ${r.note}`);
+      assert.ok(r.iterations >= 10 && r.ops_per_sec > 0, what);
+      assert.ok(r.min_ms <= r.median_ms && r.median_ms <= r.max_ms, what);
+      assert.equal(r.tick_unit, 'ns', what);
+      if (which === 'wasm') continue;
+      // Not measurable outside our wasm: null, never 0.
+      assert.equal(r.heap_bytes, null, what);
+      assert.equal(r.heap_allocs, null, what);
+      assert.equal(r.stack_bytes, null, what);
+      if (which === 'webcrypto') {
+        // After the server's batch note, if any: what the time includes,
+        // and a pipelined figure only where it differs by over 10%.
+        const said = (r.note ?? '').match(
+          /^(?:min, median and max are means of \d+-call batches \(coarse timer\); )?awaited one call at a time: each time includes the promise round trip(?:; with 16 calls in flight: (\d+) ops\/s \(([+-]\d+)%\))?$/,
+        );
+        assert.ok(said, `${what}: ${r.note}`);
+        if (said[1]) {
+          const change = Number(said[1]) / r.ops_per_sec - 1;
+          assert.ok(Math.abs(change) > 0.09 && Math.sign(change) === Math.sign(Number(said[2])), r.note);
+        }
+      }
+    }
+
+    // The page shows the very figures stored.
+    await page.locator(`#runs tr[data-run-id="${run.id}"]`).click();
+    await page.locator('#results h2', { hasText: `run ${run.id}` }).waitFor();
+    for (const r of results) {
+      const row = page.locator(`#results tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
+      await row.waitFor();
+      assert.equal(await row.getAttribute('data-status'), 'ok');
+      for (const field of ['ops_per_sec', 'avg_ms', 'min_ms', 'median_ms', 'max_ms', 'heap_bytes', 'stack_bytes']) {
+        const cell = row.locator(`[data-field="${field}"]`);
+        const shown = await cell.getAttribute('data-value');
+        assert.equal(shown === null ? null : Number(shown), r[field], `${which} ${r.algorithm} ${r.operation} ${field}`);
+        if (r[field] !== null) assert.notEqual((await cell.innerText()).trim(), '—');
+      }
+    }
+  }
+  // Any of the four runs, opened, sets the four side by side per
+  // operation: each one's stored ops/s and its share of the fastest.
+  await page.locator(`#runs tr[data-run-id="${runs[1].id}"]`).click();
+  await page.locator('#field tbody tr').first().waitFor();
+  const labels = await page.locator('#field thead th').allInnerTexts();
+  assert.deepEqual(labels.slice(2), [runs[0].build.extra.browser, 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1']);
+  const stored = await Promise.all(runs.map((r) => server.api(`/api/runs/${r.id}/results`)));
+  assert.equal(await page.locator('#field tbody tr').count(), 6);
+  for (const r of stored[0]) {
+    const row = page.locator(`#field tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
+    const cells = row.locator('td[data-build]');
+    assert.equal(await cells.count(), 4);
+    const expected = stored.map((results) => results.find((x) => x.operation === r.operation && x.algorithm === r.algorithm).ops_per_sec);
+    const fastest = Math.max(...expected);
+    for (const [n, ops] of expected.entries()) {
+      assert.equal(Number(await cells.nth(n).getAttribute('data-value')), ops, `${r.algorithm} ${r.operation} column ${n}`);
+      assert.equal(Number(await cells.nth(n).getAttribute('data-of-fastest')), ops / fastest);
+    }
+  }
+  // Compare sets any of them against any other run, as it does boards'.
+  await page.locator(`input.compare[data-run-id="${runs[1].id}"]`).check();
+  await page.locator(`input.compare[data-run-id="${runs[3].id}"]`).check();
+  await page.locator('#compare h2', { hasText: `Compare runs ${runs[1].id}, ${runs[3].id}` }).waitFor();
+  await page.locator('#compare tbody tr').nth(5).waitFor();
+  assert.equal(await page.locator('#compare tbody tr').count(), 6);
+  await page.screenshot({ path: join(screenshots, 'browser-field.png'), fullPage: true });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreign, [], 'nothing is fetched from another origin');
+  await context.close();
+});
+
+test('without a secure context WebCrypto is stored skipped with the reason, and the others still run', async () => {
+  // The same server under a name that is not loopback: plain HTTP there is
+  // not a secure context, so the page and its workers have no crypto.subtle.
+  const port = new URL(server.base).port;
+  const base = `http://pqbench-field.test:${port}`;
+  const insecure = await launchBrowser({ args: ['--host-resolver-rules=MAP pqbench-field.test 127.0.0.1'] });
+  try {
+    const { context, page, problems } = await watchedPage(insecure.browser, base);
+    assert.equal(await page.evaluate(() => isSecureContext), false);
+    const { runs, status } = await runInBrowser(page, { implementations: ['webcrypto', 'noble'] });
+    assert.match(status, /^Done: runs \d+, \d+$/, status);
+    assert.deepEqual(runs.map(implementationOf), ['webcrypto', 'noble-post-quantum@0.7.1']);
+    const [webcrypto, noble] = await Promise.all(runs.map((r) => server.api(`/api/runs/${r.id}/results`)));
+    assert.equal(webcrypto.length, 6);
+    for (const r of webcrypto) {
+      assert.equal(r.status, 'skipped', `${r.algorithm} ${r.operation}`);
+      assert.equal(r.iterations, null);
+      assert.equal(r.ops_per_sec, null);
+      assert.match(r.note, /^this browser's WebCrypto has no crypto\.subtle here \(WebCrypto needs a secure context/);
+    }
+    assert.deepEqual(noble.map((r) => r.status), Array(6).fill('ok'));
+    // The reason is on the page too.
+    await page.locator(`#runs tr[data-run-id="${runs[0].id}"]`).click();
+    const row = page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="encaps"]');
+    assert.equal(await row.getAttribute('data-status'), 'skipped');
+    assert.match(await row.locator('.note').innerText(), /has no crypto\.subtle/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  } finally {
+    await insecure.close();
+  }
+});
+
+test('a peer that returns a wrong shared secret is stored failed with the reason, never timed', async () => {
+  const { context, page, problems } = await watchedPage(chromium.browser, server.base);
+  // A shim in place of noble's ML-KEM module: its ML-KEM-768 encapsulation
+  // says a shared secret with one bit flipped; all else is noble's own.
+  let served = 0;
+  await context.route('**/bench/vendor/@noble/post-quantum/ml-kem.js', async (route) => {
+    const response = await route.fetch();
+    const original = await response.text();
+    assert.match(original, /export const ml_kem768 =/);
+    const body = `${original.replace('export const ml_kem768 =', 'const honest768 =')}
+export const ml_kem768 = { ...honest768, encapsulate(publicKey, m) {
+  const sent = honest768.encapsulate(publicKey, m);
+  sent.sharedSecret[0] ^= 1;
+  return sent;
+} };
+`;
+    served += 1;
+    await route.fulfill({ response, body });
+  });
+  const { runs, status } = await runInBrowser(page, { implementations: ['noble'] });
+  assert.equal(served, 1, 'the shim was served in place of noble ML-KEM');
+  assert.match(status, /^Done: run \d+$/, status);
+  assert.equal(runs.length, 1);
+  const results = await server.api(`/api/runs/${runs[0].id}/results`);
+  const kem = results.filter((r) => r.algorithm === 'ML-KEM-768');
+  assert.deepEqual(kem.map((r) => r.operation), ['keygen', 'encaps', 'decaps']);
+  for (const r of kem) {
+    assert.equal(r.status, 'failed', r.operation);
+    for (const figure of ['iterations', 'ops_per_sec', 'median_ms', 'total_seconds']) assert.equal(r[figure], null);
+    assert.match(r.note, /known answer/);
+    assert.match(r.note, /pqbench's decapsulation of noble-post-quantum@0\.7\.1's ciphertext gives another shared secret/);
+  }
+  // Its ML-DSA is untouched, and still measured.
+  assert.deepEqual(results.filter((r) => r.algorithm === 'ML-DSA-65').map((r) => r.status), ['ok', 'ok', 'ok']);
+  await page.locator(`#runs tr[data-run-id="${runs[0].id}"]`).click();
+  const row = page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="decaps"]');
+  assert.equal(await row.getAttribute('data-status'), 'failed');
+  assert.match(await row.locator('.note').innerText(), /another shared secret/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
