@@ -13,12 +13,14 @@ extern crate alloc;
 pub mod agents;
 pub mod boards;
 pub mod imports;
+pub mod matrix;
 pub mod reports;
 pub mod runs;
 pub mod uploads;
 
 pub use boards::{Board, BoardKind, Flash, NewFlash, RunRequest};
 pub use imports::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
+pub use matrix::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey};
 pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
 pub use runs::{Created, RunEnd, RunProgress};
 pub use uploads::{Upload, UploadNote};

@@ -23,6 +23,8 @@ pub const MAX_FILTER_VALUES: usize = 500;
 pub struct ResultQuery {
     pub boards: Vec<String>,
     pub sources: Vec<Source>,
+    /// Build labels (`Build::label`), e.g. `firmware opt-s, libcrux-ml-kem 0.0.11`.
+    pub builds: Vec<String>,
     pub algorithms: Vec<Algorithm>,
     pub operations: Vec<Operation>,
     pub runs: Vec<i64>,
@@ -34,6 +36,7 @@ impl Default for ResultQuery {
         ResultQuery {
             boards: Vec::new(),
             sources: Vec::new(),
+            builds: Vec::new(),
             algorithms: Vec::new(),
             operations: Vec::new(),
             runs: Vec::new(),
@@ -62,7 +65,7 @@ impl fmt::Display for QueryError {
 
 impl ResultQuery {
     /// The query as sent (without `?`). Every filter may be repeated
-    /// (`run=1&run=2`); all but `board` (whose ids are free text and may
+    /// (`run=1&run=2`); all but `board` and `build` (free text that may
     /// hold commas) also take comma-separated values (`run=1,2`); empty
     /// values are ignored. Percent escapes and `+` are decoded as in a form.
     pub fn from_query(query: &str) -> Result<ResultQuery, QueryError> {
@@ -82,6 +85,9 @@ impl ResultQuery {
             match key.as_str() {
                 "board" if !value.is_empty() => filter.boards.push(value.clone()),
                 "board" => {}
+                // A build label holds commas and spaces: taken whole, as a board id.
+                "build" if !value.is_empty() => filter.builds.push(value.clone()),
+                "build" => {}
                 "source" => {
                     for v in values {
                         filter.sources.push(named("source", v, Source::from_name)?);
@@ -116,8 +122,8 @@ impl ResultQuery {
                 }
                 other => {
                     return Err(QueryError::Malformed(format!(
-                        "unknown parameter {other:?}: filter by board, source, algorithm, operation or \
-                         run, and give a limit"
+                        "unknown parameter {other:?}: filter by board, source, build, algorithm, operation \
+                         or run, and give a limit"
                     )));
                 }
             }
@@ -125,6 +131,7 @@ impl ResultQuery {
         let counts = [
             filter.boards.len(),
             filter.sources.len(),
+            filter.builds.len(),
             filter.algorithms.len(),
             filter.operations.len(),
             filter.runs.len(),
@@ -136,7 +143,7 @@ impl ResultQuery {
     }
 
     /// The query to send (without `?`): lists comma-separated, one `board`
-    /// pair per board, escaped; the limit only when it is not the default.
+    /// or `build` pair per board or build, escaped; the limit only when it is not the default.
     pub fn to_query(&self) -> String {
         fn list<T>(items: &[T], name: impl Fn(&T) -> String) -> String {
             items.iter().map(name).collect::<Vec<_>>().join(",")
@@ -147,6 +154,9 @@ impl ResultQuery {
         }
         if !self.sources.is_empty() {
             pairs.push(format!("source={}", list(&self.sources, |s| s.as_str().into())));
+        }
+        for build in &self.builds {
+            pairs.push(format!("build={}", crate::percent_encode(build)));
         }
         if !self.algorithms.is_empty() {
             pairs.push(format!("algorithm={}", list(&self.algorithms, |a| a.as_str().into())));
@@ -182,6 +192,7 @@ mod tests {
         let query = ResultQuery {
             boards: vec!["serial:/dev/ttyACM0".into(), "lab, 2/qemu&x".into()],
             sources: vec![Source::Browser, Source::ProbeRs],
+            builds: vec!["firmware opt-s, libcrux-ml-kem 0.0.11".into()],
             algorithms: vec![Algorithm::MlKem768, Algorithm::X25519],
             operations: vec![Operation::Keygen],
             runs: vec![3, 41],
