@@ -18,10 +18,12 @@ extern crate alloc;
 
 pub mod csv;
 pub mod field;
+pub mod matrix;
 pub mod query;
 pub mod timing;
 pub mod work;
 
+pub use matrix::MatrixView;
 pub use query::{QueryError, ResultQuery};
 pub use timing::{MemoryTiming, mixed_timing_warning};
 pub use work::WorkPerOp;
@@ -32,7 +34,7 @@ use core::cmp::Ordering;
 
 use serde::{Deserialize, Serialize};
 
-use pqbench_types::{Algorithm, BenchResult, Family, Operation, ResultRow};
+use pqbench_types::{Algorithm, BenchResult, Family, Operation, ResultRow, Source};
 
 /// A column a table can be sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,6 +168,10 @@ pub struct View {
     pub title: Option<String>,
     /// The operation whose history on a board is shown, if one is.
     pub history: Option<HistoryOf>,
+    /// A matrix's columns, figure, order and comparisons: set for a view of
+    /// the matrix or of runs compared (whose columns are `runs`), none for
+    /// one run's results.
+    pub matrix: Option<MatrixView>,
 }
 
 /// One operation on one board, over its runs.
@@ -245,6 +251,38 @@ impl View {
             let board = percent_encode(&h.board);
             add("history", alloc::format!("{},{},{board}", h.algorithm.as_str(), h.operation.as_str()));
         }
+        if let Some(m) = &self.matrix {
+            // Board ids and build labels are free text: one pair each.
+            for board in &m.boards {
+                add("board", percent_encode(board));
+            }
+            if !m.sources.is_empty() {
+                add("source", list(&m.sources, |s| s.as_str().into()));
+            }
+            for build in &m.builds {
+                add("build", percent_encode(build));
+            }
+            if m.figure != Column::OpsPerSec {
+                add("figure", m.figure.key().into());
+            }
+            if let Some(order) = m.order {
+                let by = match order.by {
+                    matrix::SortBy::Run(id) => alloc::format!("{id}"),
+                    matrix::SortBy::Ratio => "ratio".into(),
+                };
+                add("order", by);
+                add("odir", if order.descending { "desc" } else { "asc" }.into());
+            }
+            if let Some([first, second]) = m.pair {
+                add("pair", alloc::format!("{first},{second}"));
+            }
+            if let Some(chart) = m.chart {
+                add("chart", chart.to_query());
+            }
+            if let Some(baseline) = m.baseline {
+                add("baseline", baseline.to_query());
+            }
+        }
         pairs.join("&")
     }
 
@@ -261,6 +299,13 @@ impl View {
         let mut view = View::default();
         let mut descending = true;
         let mut column = None;
+        let mut matrix = MatrixView::default();
+        let mut matrix_order = None;
+        let mut matrix_descending = true;
+        let named = |value: &str, what: &str| {
+            matrix::Named::from_query(value)
+                .ok_or_else(|| alloc::format!("a {what} link needs algorithm,operation: {value:?}"))
+        };
         for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             match key {
@@ -297,11 +342,47 @@ impl View {
                             .map_err(|_| alloc::format!("unknown operation {operation:?} in the link"))?,
                     });
                 }
+                "board" => matrix.boards.push(
+                    percent_decode(value).ok_or_else(|| alloc::format!("bad board {value:?} in the link"))?,
+                ),
+                "source" => matrix.sources.extend(list(value, |v| Source::from_name(v), "source")?),
+                "build" => matrix.builds.push(
+                    percent_decode(value).ok_or_else(|| alloc::format!("bad build {value:?} in the link"))?,
+                ),
+                "figure" => {
+                    matrix.figure =
+                        Column::from_key(value).ok_or_else(|| alloc::format!("unknown figure {value:?}"))?
+                }
+                "order" => {
+                    matrix_order = Some(match value {
+                        "ratio" => matrix::SortBy::Ratio,
+                        id => matrix::SortBy::Run(
+                            id.parse()
+                                .ok()
+                                .filter(|&id: &i64| id > 0)
+                                .ok_or_else(|| alloc::format!("bad column {id:?} to sort by"))?,
+                        ),
+                    })
+                }
+                "odir" => matrix_descending = value != "asc",
+                "pair" => {
+                    let ids = list(value, |v| v.parse().ok().filter(|&id: &i64| id > 0), "run")?;
+                    let [first, second] = ids[..] else {
+                        return Err(alloc::format!("a pair is two runs: {value:?}"));
+                    };
+                    matrix.pair = Some([first, second]);
+                }
+                "chart" => matrix.chart = Some(named(value, "chart")?),
+                "baseline" => matrix.baseline = Some(named(value, "baseline")?),
                 // Other parameters belong to the page (e.g. a report id).
                 _ => {}
             }
         }
         view.sort = column.map(|column| Sort { column, descending });
+        matrix.order = matrix_order.map(|by| matrix::MatrixOrder { by, descending: matrix_descending });
+        if matrix != MatrixView::default() {
+            view.matrix = Some(matrix);
+        }
         Ok(view)
     }
 }
@@ -484,6 +565,7 @@ mod tests {
             log_scale: true,
             title: Some("ML-KEM on two boards".into()),
             history: None,
+            matrix: None,
         };
         let json = serde_json::to_string(&view).unwrap();
         assert!(json.contains(r#""column":"stack_bytes""#), "{json}");
@@ -547,6 +629,7 @@ mod tests {
             log_scale: true,
             title: None,
             history: None,
+            matrix: None,
         };
         let query = view.to_query();
         assert_eq!(
@@ -571,5 +654,41 @@ mod tests {
         assert_eq!(View::from_query(&history.to_query()), Ok(history));
         assert!(View::from_query("history=ML-DSA-65,sign").is_err());
         assert!(View::from_query("history=ML-DSA-65,sign,%zz").is_err());
+    }
+
+    #[test]
+    fn a_matrix_view_reads_back_from_its_link() {
+        use matrix::{MatrixOrder, Named, SortBy};
+        let view = View {
+            filter: Filter { families: vec![Family::PostQuantum], ..Filter::default() },
+            matrix: Some(MatrixView {
+                boards: vec!["serial:/dev/ttyACM0".into(), "qemu-mps2-an386".into()],
+                sources: vec![Source::Browser, Source::Import],
+                builds: vec!["firmware opt-s, libcrux-ml-kem 0.0.11".into()],
+                figure: Column::StackBytes,
+                order: Some(MatrixOrder { by: SortBy::Run(12), descending: false }),
+                pair: Some([12, 3]),
+                chart: Some(Named { algorithm: Algorithm::MlKem768, operation: Operation::Encaps }),
+                baseline: Some(Named { algorithm: Algorithm::X25519, operation: Operation::Agree }),
+            }),
+            ..View::default()
+        };
+        let query = view.to_query();
+        assert!(query.contains("build=firmware%20opt-s%2C%20libcrux-ml-kem%200.0.11"), "{query}");
+        assert_eq!(View::from_query(&query), Ok(view.clone()));
+        let by_ratio = View {
+            matrix: Some(MatrixView {
+                order: Some(MatrixOrder { by: SortBy::Ratio, descending: true }),
+                ..MatrixView::default()
+            }),
+            ..View::default()
+        };
+        assert_eq!(View::from_query(&by_ratio.to_query()), Ok(by_ratio));
+        assert_eq!(View::from_query("figure=ops_per_sec").map(|v| v.matrix), Ok(None), "the default is none");
+        assert!(View::from_query("pair=1").is_err());
+        assert!(View::from_query("figure=speed").is_err());
+        assert!(View::from_query("chart=ML-KEM-768").is_err());
+        let json = serde_json::to_string(&view).unwrap();
+        assert_eq!(serde_json::from_str::<View>(&json).unwrap(), view);
     }
 }
