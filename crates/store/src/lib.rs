@@ -9,11 +9,10 @@
 //! [`report_ids`] names shared reports. Nothing here knows of boards or
 //! HTTP: the board side and the server both build on this crate.
 
-use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use pqbench_api::{LogFormat, Report, UnreadLine, UploadNote};
+use pqbench_api::{LogFormat, Matrix, Report, UnreadLine, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 
@@ -149,7 +148,6 @@ macro_rules! on_backend {
 #[derive(Clone)]
 pub struct Store {
     backend: Backend,
-    labels: LabelCache,
     /// Held by each writing statement or transaction of this process.
     /// SQLite lets one writer in at a time, and the others poll for the
     /// lock with growing sleeps, so under many writers (uploads while a
@@ -159,53 +157,6 @@ pub struct Store {
     /// `pqbench run` beside the server) still meet SQLite's busy timeout.
     /// PostgreSQL needs no queue, and has none.
     writer: Option<Arc<tokio::sync::Mutex<()>>>,
-}
-
-/// The build label of each finished run read so far (a finished run's
-/// build never changes). Rows across runs name their run's build; with one
-/// run per row, as in an operation's history, reading every run's build
-/// JSON again took most of a request's time.
-#[derive(Clone, Default)]
-pub(crate) struct LabelCache(Arc<Mutex<HashMap<i64, String>>>);
-
-/// Labels kept before the cache starts over: a few MB.
-const MAX_CACHED_LABELS: usize = 100_000;
-
-impl LabelCache {
-    /// The labels cached for these runs, and the runs not cached, each once.
-    fn lookup(&self, run_ids: &[i64]) -> StoreResult<(HashMap<i64, String>, Vec<i64>)> {
-        let cached = self.0.lock().map_err(|_| corrupt("the label cache is poisoned"))?;
-        let mut labels = HashMap::new();
-        let mut missing = BTreeSet::new();
-        for &id in run_ids {
-            match cached.get(&id) {
-                Some(label) => {
-                    labels.insert(id, label.clone());
-                }
-                None => {
-                    missing.insert(id);
-                }
-            }
-        }
-        Ok((labels, missing.into_iter().collect()))
-    }
-
-    fn keep(&self, finished: Vec<(i64, String)>) -> StoreResult<()> {
-        if finished.is_empty() {
-            return Ok(());
-        }
-        let mut cached = self.0.lock().map_err(|_| corrupt("the label cache is poisoned"))?;
-        if cached.len() + finished.len() > MAX_CACHED_LABELS {
-            cached.clear();
-        }
-        cached.extend(finished);
-        Ok(())
-    }
-
-    #[cfg(test)]
-    fn get(&self, id: i64) -> Option<String> {
-        self.0.lock().unwrap().get(&id).cloned()
-    }
 }
 
 fn now() -> String {
@@ -218,21 +169,15 @@ impl Store {
     pub async fn connect(location: &Location) -> StoreResult<Store> {
         match location {
             Location::Sqlite(path) => Store::open(path).await,
-            Location::Postgres(url) => Ok(Store {
-                backend: Backend::Postgres(postgres::connect(url).await?),
-                labels: LabelCache::default(),
-                writer: None,
-            }),
+            Location::Postgres(url) => {
+                Ok(Store { backend: Backend::Postgres(postgres::connect(url).await?), writer: None })
+            }
         }
     }
 
     /// Opens (creating if needed) an SQLite file and applies the migrations.
     pub async fn open(path: &Path) -> StoreResult<Store> {
-        Ok(Store {
-            backend: Backend::Sqlite(sqlite::open(path).await?),
-            labels: LabelCache::default(),
-            writer: Some(Arc::default()),
-        })
+        Ok(Store { backend: Backend::Sqlite(sqlite::open(path).await?), writer: Some(Arc::default()) })
     }
 
     /// Which database this is, for messages.
@@ -364,7 +309,18 @@ impl Store {
     /// they were measured. One statement: each filter is an `IN` list of
     /// bound parameters (only the placeholders are generated).
     pub async fn result_rows(&self, filter: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
-        on_backend!(self, db => db.result_rows(filter, &self.labels).await)
+        on_backend!(self, db => db.result_rows(filter).await)
+    }
+
+    /// The matrix of `GET /api/matrix` (see [`pqbench_api::matrix`]):
+    /// without `runs`, the latest complete run of each (board, build
+    /// label) the filters keep, at most [`pqbench_api::MAX_MATRIX_COLUMNS`]
+    /// of the newest, by board then build; with `runs`, those runs in the
+    /// order asked, narrowed by board, source and build when given. Then
+    /// their results, narrowed by algorithm and operation, at most
+    /// `query.limit`, as [`Store::result_rows`] lists them.
+    pub async fn matrix(&self, query: &ResultQuery) -> StoreResult<Matrix> {
+        on_backend!(self, db => db.matrix(query).await)
     }
 
     /// Stores a new report under `id`; `None` when that id is taken, for

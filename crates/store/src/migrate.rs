@@ -91,6 +91,7 @@ const TABLES: &[Table] = &[
             ("rejected_records", Integer),
             ("import_id", Integer),
             ("host", Text),
+            ("build_label", Text),
         ],
         identity: true,
     },

@@ -12,7 +12,8 @@ pub(super) type Db = sqlx::Postgres;
 pub(super) mod sql;
 
 /// Connects to the database at `url` and applies the migrations (its own
-/// dialect's, `migrations/postgres`, which mirror SQLite's one for one).
+/// dialect's, `migrations/postgres`, which mirror SQLite's one for one),
+/// then labels the builds of runs stored before 0007.
 ///
 /// Every commit waits for the server's write-ahead log to be flushed (its
 /// default), as SQLite's `synchronous=FULL` does for the file store.
@@ -23,5 +24,7 @@ pub(super) async fn connect(url: &str) -> StoreResult<sql::Statements> {
         .connect(url)
         .await?;
     sqlx::migrate!("../../migrations/postgres").run(&pool).await?;
-    Ok(sql::Statements { pool })
+    let statements = sql::Statements { pool };
+    statements.label_builds().await?;
+    Ok(statements)
 }

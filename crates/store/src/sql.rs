@@ -9,13 +9,13 @@
 //! The SQL is portable: `$n` placeholders (PostgreSQL's; SQLite reads them
 //! as numbered parameters), RETURNING, and standard types.
 
-use pqbench_api::{Report, UploadNote};
+use pqbench_api::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey, Report, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 use sqlx::{Database, Pool, QueryBuilder, Row};
 
 use super::Db;
-use crate::{LabelCache, NewImport, NewRun, ResultQuery, StoreError, StoreResult, corrupt, text, to_json};
+use crate::{NewImport, NewRun, ResultQuery, StoreError, StoreResult, corrupt, text, to_json};
 
 type DbRow = <Db as Database>::Row;
 
@@ -38,17 +38,67 @@ impl Statements {
         ticks_per_second: u64,
         tick_unit: &str,
     ) -> StoreResult<()> {
-        sqlx::query(
-            "UPDATE runs SET build = $1, clock_hz = $2, ticks_per_second = $3, tick_unit = $4 WHERE id = $5",
+        // The label depends on the run's source, read back by the write
+        // itself: a transaction that writes first holds SQLite's write
+        // lock from its first statement (see `finish_run_expecting`).
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "UPDATE runs SET build = $1, clock_hz = $2, ticks_per_second = $3, tick_unit = $4 WHERE id = $5
+             RETURNING source",
         )
         .bind(to_json(build)?)
         .bind(clock_hz.map(|hz| hz as i64))
         .bind(ticks_per_second as i64)
         .bind(tick_unit)
         .bind(run_id)
-        .execute(&self.pool)
+        .fetch_optional(&mut *tx)
         .await?;
+        if let Some(row) = row {
+            let source = source_of(&row, "source")?;
+            sqlx::query("UPDATE runs SET build_label = $1 WHERE id = $2")
+                .bind(text(&build.label(source)))
+                .bind(run_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(())
+    }
+
+    /// Labels the runs stored before builds were labelled (migration
+    /// 0007): each build's label is made in Rust, from its JSON and the
+    /// run's source. 500 runs a transaction, each committed, so a store
+    /// of many runs is never held in one long write; a run whose label a
+    /// writer set meanwhile (from a newer build) is left as it is.
+    /// Returns how many runs were labelled.
+    pub async fn label_builds(&self) -> StoreResult<u64> {
+        let mut labelled = 0;
+        let mut after = 0i64;
+        loop {
+            let rows = sqlx::query(
+                "SELECT id, source, build FROM runs WHERE build_label IS NULL AND id > $1 ORDER BY id LIMIT 500",
+            )
+            .bind(after)
+            .fetch_all(&self.pool)
+            .await?;
+            let Some(last) = rows.last() else { return Ok(labelled) };
+            after = last.try_get("id")?;
+            let mut tx = self.pool.begin().await?;
+            for row in &rows {
+                let id: i64 = row.try_get("id")?;
+                let build: String = row.try_get("build")?;
+                let build: Build =
+                    serde_json::from_str(&build).map_err(|e| corrupt(format!("run {id}'s build: {e}")))?;
+                let done =
+                    sqlx::query("UPDATE runs SET build_label = $1 WHERE id = $2 AND build_label IS NULL")
+                        .bind(text(&build.label(source_of(row, "source")?)))
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                labelled += done.rows_affected();
+            }
+            tx.commit().await?;
+        }
     }
 
     pub async fn add_result(
@@ -72,8 +122,8 @@ impl Statements {
         let mut tx = self.pool.begin().await?;
         let row = sqlx::query(
             "INSERT INTO runs (status, source, board, clock_hz, ticks_per_second, tick_unit, build,
-                settings, started_at, finished_at, host)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+                build_label, settings, started_at, finished_at, host)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(run.status.as_str())
         .bind(run.source.as_str())
@@ -82,6 +132,7 @@ impl Statements {
         .bind(clock.ticks_per_second as i64)
         .bind(clock.unit.to_string())
         .bind(to_json(&run.build)?)
+        .bind(text(&run.build.label(run.source)))
         .bind(run.settings.as_ref().map(|s| s.to_string()))
         .bind(now)
         .bind(now)
@@ -240,32 +291,18 @@ impl Statements {
         rows.iter().map(run_from_row).collect()
     }
 
-    pub async fn result_rows(
-        &self,
-        filter: &ResultQuery,
-        labels: &LabelCache,
-    ) -> StoreResult<Vec<ResultRow>> {
+    pub async fn result_rows(&self, filter: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
         let mut query = result_rows_query(filter, "");
         let rows = query.build().fetch_all(&self.pool).await?;
-        let run_ids: Vec<i64> = rows.iter().map(|row| row.try_get("run_id")).collect::<Result<_, _>>()?;
-        let labels = self.build_labels(&run_ids, labels).await?;
         rows.iter()
             .map(|row| {
-                let run_id: i64 = row.try_get("run_id")?;
-                let source: String = row.try_get("run_source")?;
-                let source =
-                    Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))?;
-                let build_label = labels
-                    .get(&run_id)
-                    .cloned()
-                    .ok_or_else(|| corrupt(format!("run {run_id} has no build")))?;
                 let run_status: String = row.try_get("run_status")?;
                 Ok(ResultRow {
-                    run_id,
+                    run_id: row.try_get("run_id")?,
                     board: row.try_get("run_board")?,
-                    source,
+                    source: source_of(row, "run_source")?,
                     started_at: row.try_get("run_started_at")?,
-                    build_label,
+                    build_label: row.try_get("run_build_label")?,
                     run_status: RunStatus::from_name(&run_status)
                         .ok_or_else(|| corrupt(format!("run status {run_status:?}")))?,
                     result: result_from_row(row)?,
@@ -274,35 +311,90 @@ impl Statements {
             .collect()
     }
 
-    /// The build label of each of these runs: from the cache, else read
-    /// (one statement per 500 runs) and kept once the run has finished.
-    async fn build_labels(
-        &self,
-        run_ids: &[i64],
-        cache: &LabelCache,
-    ) -> StoreResult<std::collections::HashMap<i64, String>> {
-        let (mut labels, missing) = cache.lookup(run_ids)?;
-        let mut finished = Vec::new();
-        for ids in missing.chunks(500) {
-            let mut query = QueryBuilder::<Db>::new("SELECT id, source, status, build FROM runs WHERE 1 = 1");
-            any_of(&mut query, "id", ids.iter().copied());
-            for row in query.build().fetch_all(&self.pool).await? {
-                let id: i64 = row.try_get("id")?;
-                let source: String = row.try_get("source")?;
-                let source =
-                    Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))?;
-                let build: String = row.try_get("build")?;
-                let build: Build = serde_json::from_str(&build).map_err(corrupt)?;
-                let label = build.label(source);
-                let status: String = row.try_get("status")?;
-                if RunStatus::from_name(&status).is_some_and(RunStatus::is_finished) {
-                    finished.push((id, label.clone()));
-                }
-                labels.insert(id, label);
+    pub async fn matrix(&self, query: &ResultQuery) -> StoreResult<Matrix> {
+        let available = self.available().await?;
+        let kept = |board: &str, source: Source, label: &str| {
+            (query.boards.is_empty() || query.boards.iter().any(|b| b == board))
+                && (query.sources.is_empty() || query.sources.contains(&source))
+                && (query.builds.is_empty() || query.builds.iter().any(|b| b == label))
+        };
+        let (columns, truncated) = if query.runs.is_empty() {
+            let mut latest: Vec<i64> = available
+                .iter()
+                .filter(|key| kept(&key.board, key.source, &key.build_label))
+                .map(|key| key.latest_run)
+                .collect();
+            latest.sort_unstable_by(|a, b| b.cmp(a));
+            let truncated = latest.len() > MAX_MATRIX_COLUMNS;
+            latest.truncate(MAX_MATRIX_COLUMNS);
+            let mut columns = self.columns(&latest).await?;
+            columns.sort_by(|a, b| (&a.run.board, &a.build_label).cmp(&(&b.run.board, &b.build_label)));
+            (columns, truncated)
+        } else {
+            // In the order asked, each run once.
+            let mut asked = std::collections::HashMap::new();
+            for &id in &query.runs {
+                let next = asked.len();
+                asked.entry(id).or_insert(next);
             }
+            let ids: Vec<i64> = asked.keys().copied().collect();
+            let mut columns = self.columns(&ids).await?;
+            columns.retain(|column| kept(&column.run.board, column.run.source, &column.build_label));
+            columns.sort_by_key(|column| asked[&column.run.id]);
+            let truncated = columns.len() > MAX_MATRIX_COLUMNS;
+            columns.truncate(MAX_MATRIX_COLUMNS);
+            (columns, truncated)
+        };
+        let results = if columns.is_empty() {
+            Vec::new()
+        } else {
+            self.result_rows(&ResultQuery {
+                runs: columns.iter().map(|column| column.run.id).collect(),
+                algorithms: query.algorithms.clone(),
+                operations: query.operations.clone(),
+                limit: query.limit,
+                ..ResultQuery::default()
+            })
+            .await?
+        };
+        Ok(Matrix { columns, results, available, truncated })
+    }
+
+    /// Every (board, build label) with a complete run, and its latest
+    /// complete run, by board then label: grouped in `runs_by_build`'s
+    /// order from the index alone (migration 0007), then each group's
+    /// latest run read by its id for its source.
+    async fn available(&self) -> StoreResult<Vec<MatrixKey>> {
+        let rows = sqlx::query(AVAILABLE).bind(RunStatus::Complete.as_str()).fetch_all(&self.pool).await?;
+        let mut keys = rows
+            .iter()
+            .map(|row| {
+                Ok(MatrixKey {
+                    board: row.try_get("board")?,
+                    source: source_of(row, "source")?,
+                    build_label: row.try_get("build_label")?,
+                    latest_run: row.try_get("id")?,
+                })
+            })
+            .collect::<StoreResult<Vec<_>>>()?;
+        // Sorted here, not by the database: PostgreSQL's order of text is
+        // its collation's, SQLite's is the bytes'.
+        keys.sort_by(|a, b| (&a.board, &a.build_label).cmp(&(&b.board, &b.build_label)));
+        Ok(keys)
+    }
+
+    /// These runs as matrix columns, in no particular order; an unknown id
+    /// is left out.
+    async fn columns(&self, ids: &[i64]) -> StoreResult<Vec<MatrixColumn>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
         }
-        cache.keep(finished)?;
-        Ok(labels)
+        let mut query = QueryBuilder::<Db>::new(format!("{RUN_COLUMNS} WHERE 1 = 1"));
+        any_of(&mut query, "id", ids.iter().copied());
+        let rows = query.build().fetch_all(&self.pool).await?;
+        rows.iter()
+            .map(|row| Ok(MatrixColumn { run: run_from_row(row)?, build_label: row.try_get("build_label")? }))
+            .collect()
     }
 
     /// `None` when the id is taken.
@@ -350,13 +442,20 @@ impl Statements {
     }
 }
 
+/// The statement of [`Statements::available`], with the status
+/// `complete` bound to `$1`.
+pub const AVAILABLE: &str = "SELECT latest.board, latest.build_label, latest.id, runs.source
+    FROM (SELECT board, build_label, MAX(id) AS id FROM runs WHERE status = $1
+          GROUP BY board, build_label) latest
+    JOIN runs ON runs.id = latest.id";
+
 /// The statement of [`Statements::result_rows`], after `prefix` (`EXPLAIN
 /// QUERY PLAN ` in a test of its plan).
 pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'static, Db> {
     let mut query = QueryBuilder::<Db>::new(prefix);
     query.push(
         "SELECT r.run_id, runs.board AS run_board, runs.source AS run_source,
-            runs.started_at AS run_started_at, runs.status AS run_status,
+            runs.started_at AS run_started_at, runs.status AS run_status, runs.build_label AS run_build_label,
             r.algorithm, r.operation, r.status, r.iterations, r.total_seconds, r.avg_ms,
             r.ops_per_sec, r.min_ms, r.median_ms, r.max_ms, r.cycles_per_op, r.ticks_per_op,
             r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.code_bytes, r.note,
@@ -376,6 +475,7 @@ pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'st
     }
     any_of(&mut query, "runs.board", filter.boards.iter().cloned());
     any_of(&mut query, "runs.source", filter.sources.iter().map(|s| s.as_str()));
+    any_of(&mut query, "runs.build_label", filter.builds.iter().cloned());
     any_of(&mut query, "r.algorithm", filter.algorithms.iter().map(|a| a.as_str()));
     any_of(&mut query, "r.operation", filter.operations.iter().map(|o| o.as_str()));
     any_of(&mut query, "r.run_id", filter.runs.iter().copied());
@@ -387,10 +487,13 @@ pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'st
     // `(run_id, seq)`: an operation's history on a board then reads its
     // runs' rows only, not the operation's rows on every board. Filtered
     // by name alone, it walks `results_by_name_newest` (migration 0004);
-    // filtered only by run or source, the runs (by id, `runs_by_source`)
-    // and each one's results by `(run_id, seq)`.
+    // filtered only by run, source or build, the runs (by id,
+    // `runs_by_source`) and each one's results by `(run_id, seq)`.
     let by_name = !filter.algorithms.is_empty() || !filter.operations.is_empty();
-    let by_run = !filter.boards.is_empty() || !filter.sources.is_empty() || !filter.runs.is_empty();
+    let by_run = !filter.boards.is_empty()
+        || !filter.sources.is_empty()
+        || !filter.builds.is_empty()
+        || !filter.runs.is_empty();
     let newest = if !filter.boards.is_empty() || (by_run && !by_name) { "runs.id" } else { "r.run_id" };
     query.push(format!(" ORDER BY {newest} DESC, r.seq LIMIT ")).push_bind(i64::from(filter.limit));
     query
@@ -404,15 +507,16 @@ async fn insert_run<'e>(
     import_id: Option<i64>,
 ) -> StoreResult<i64> {
     let row = sqlx::query(
-        "INSERT INTO runs (status, source, board, clock_hz, build, settings, started_at, finished_at,
-            import_id, host)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+        "INSERT INTO runs (status, source, board, clock_hz, build, build_label, settings, started_at,
+            finished_at, import_id, host)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(run.status.as_str())
     .bind(run.source.as_str())
     .bind(text(&run.board))
     .bind(run.clock_hz.map(|hz| hz as i64))
     .bind(to_json(&run.build)?)
+    .bind(text(&run.build.label(run.source)))
     .bind(run.settings.as_ref().map(|s| s.to_string()))
     .bind(started_at)
     .bind(finished_at)
@@ -488,17 +592,21 @@ where
     list.push_unseparated(")");
 }
 
-const RUN_COLUMNS: &str = "SELECT id, status, source, board, clock_hz, build, started_at, finished_at, error,
-    rejected_records, host FROM runs";
+const RUN_COLUMNS: &str = "SELECT id, status, source, board, clock_hz, build, build_label, started_at,
+    finished_at, error, rejected_records, host FROM runs";
+
+fn source_of(row: &DbRow, column: &str) -> StoreResult<Source> {
+    let source: String = row.try_get(column)?;
+    Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))
+}
 
 fn run_from_row(row: &DbRow) -> StoreResult<Run> {
     let status: String = row.try_get("status")?;
-    let source: String = row.try_get("source")?;
     let build: String = row.try_get("build")?;
     Ok(Run {
         id: row.try_get("id")?,
         status: RunStatus::from_name(&status).ok_or_else(|| corrupt(format!("run status {status:?}")))?,
-        source: Source::from_name(&source).ok_or_else(|| corrupt(format!("run source {source:?}")))?,
+        source: source_of(row, "source")?,
         board: row.try_get("board")?,
         clock_hz: row.try_get::<Option<i64>, _>("clock_hz")?.map(|v| v as u64),
         build: serde_json::from_str(&build).map_err(corrupt)?,

@@ -41,6 +41,11 @@ pub(super) async fn open(path: &Path) -> StoreResult<sql::Statements> {
         .optimize_on_close(true, 1000);
     let pool = SqlitePoolOptions::new().max_connections(8).connect_with(options).await?;
     sqlx::migrate!("../../migrations/sqlite").run(&pool).await?;
+    // Runs stored before builds were labelled (migration 0007) are
+    // labelled now, once.
+    let statements = sql::Statements { pool };
+    statements.label_builds().await?;
+    let pool = &statements.pool;
     // Statistics for the planner from a sample of each index (at most
     // 1000 rows read), gathered where missing or stale: quick on a
     // store of millions of results.
@@ -48,7 +53,7 @@ pub(super) async fn open(path: &Path) -> StoreResult<sql::Statements> {
     sqlx::query("PRAGMA analysis_limit=1000").execute(&mut *connection).await?;
     sqlx::query("PRAGMA optimize=0x10002").execute(&mut *connection).await?;
     drop(connection);
-    Ok(sql::Statements { pool })
+    Ok(statements)
 }
 
 #[cfg(test)]
@@ -56,14 +61,14 @@ mod tests {
     use pqbench_types::{Algorithm, Operation, Source};
     use sqlx::Row;
 
-    use super::sql::result_rows_query;
+    use super::sql::{AVAILABLE, result_rows_query};
     use crate::ResultQuery;
 
     /// The explorer's queries on a store shaped like a lab's (many runs on
     /// a score of boards, each run a suite's results) and with the
-    /// planner's statistics, as `open` gathers them (migration 0004): each
-    /// walks an index in the order it returns rows, so its LIMIT ends the
-    /// walk; none sorts every matching row first.
+    /// planner's statistics, as `open` gathers them (migrations 0004 and
+    /// 0007): each walks an index in the order it returns rows, so its
+    /// LIMIT ends the walk; none sorts every matching row first.
     #[tokio::test]
     async fn filtered_result_rows_follow_an_index_without_a_sort() {
         let dir = tempfile::tempdir().unwrap();
@@ -118,5 +123,17 @@ mod tests {
             let plan = plan(filter.clone()).await;
             assert!(plan.contains(index) && !plan.contains("TEMP B-TREE"), "{filter:?}: {plan}");
         }
+        // The matrix's (board, build) pairs: grouped from the index alone,
+        // in its order, each latest run then read by its id.
+        let rows = sqlx::query(&format!("EXPLAIN QUERY PLAN {AVAILABLE}"))
+            .bind("complete")
+            .fetch_all(pool)
+            .await
+            .unwrap();
+        let plan = rows.iter().map(|row| row.get::<String, _>("detail")).collect::<Vec<_>>().join("; ");
+        assert!(
+            plan.contains("COVERING INDEX runs_by_build (status=?)") && !plan.contains("TEMP B-TREE"),
+            "{plan}"
+        );
     }
 }

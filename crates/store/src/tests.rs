@@ -2,6 +2,7 @@
 //! real PostgreSQL server (see `test_support`).
 
 use super::*;
+use pqbench_api::{MAX_MATRIX_COLUMNS, MatrixKey};
 use pqbench_types::{Algorithm, Operation, Status, TickUnit};
 
 async fn a_run_and_its_results_read_back_as_written(store: Store) {
@@ -180,7 +181,7 @@ async fn result_rows_say_how_their_run_ended(store: Store) {
 }
 
 /// A running run's build may still change (the board says it once it
-/// answers), so its label is read afresh until the run ends.
+/// answers), and its label with it.
 async fn a_runs_build_label_follows_its_build_until_it_ends(store: Store) {
     let id = board_run(&store, &[1]).await;
     let label = |store: Store| async move {
@@ -193,7 +194,6 @@ async fn a_runs_build_label_follows_its_build_until_it_ends(store: Store) {
     assert_eq!(label(store.clone()).await, "firmware opt-s");
     store.finish_run(id, RunStatus::Complete, None).await.unwrap();
     assert_eq!(label(store.clone()).await, "firmware opt-s");
-    assert_eq!(store.labels.get(id).as_deref(), Some("firmware opt-s"));
 }
 
 async fn unfinished_runs_are_interrupted_at_start(store: Store) {
@@ -204,6 +204,232 @@ async fn unfinished_runs_are_interrupted_at_start(store: Store) {
     assert_eq!(store.interrupt_unfinished().await.unwrap(), 1);
     assert_eq!(store.run(running).await.unwrap().unwrap().status, RunStatus::Interrupted);
     assert_eq!(store.run(done).await.unwrap().unwrap().status, RunStatus::Complete);
+}
+
+/// Runs for the matrix: two builds on one board, one on another, a newer
+/// run of a build that did not complete, in the order stored.
+struct MatrixRuns {
+    /// native:a, `release`, complete: ML-KEM-768 keygen and encaps.
+    a_release_old: i64,
+    /// native:a, `debug`, complete: ML-KEM-768 keygen.
+    a_debug: i64,
+    /// native:b, `release`, complete: SHA-256 hash.
+    b_release: i64,
+    /// native:a, `release`, complete: ML-KEM-768 keygen and encaps.
+    a_release: i64,
+    /// native:a, `release`, incomplete, the newest: never a latest column.
+    a_release_cut: i64,
+}
+
+async fn uploaded_run(
+    store: &Store,
+    board: &str,
+    profile: &str,
+    status: RunStatus,
+    measured: &[(Algorithm, Operation)],
+) -> i64 {
+    let run = NewRun {
+        status,
+        source: Source::Native,
+        build: Build { profile: Some(profile.into()), ..Build::default() },
+        ..NewRun::on_board(board, None)
+    };
+    let clock = Clock { ticks_per_second: 1000, unit: TickUnit::Cycles };
+    let measurements: Vec<Measurement> =
+        measured.iter().map(|&(algorithm, operation)| timed(algorithm, operation).1).collect();
+    store.insert_finished_run(&run, &clock, &measurements, &[]).await.unwrap()
+}
+
+async fn matrix_runs(store: &Store) -> MatrixRuns {
+    let kem = [(Algorithm::MlKem768, Operation::Keygen), (Algorithm::MlKem768, Operation::Encaps)];
+    let complete = RunStatus::Complete;
+    MatrixRuns {
+        a_release_old: uploaded_run(store, "native:a", "release", complete, &kem).await,
+        a_debug: uploaded_run(store, "native:a", "debug", complete, &kem[..1]).await,
+        b_release: uploaded_run(
+            store,
+            "native:b",
+            "release",
+            complete,
+            &[(Algorithm::Sha256, Operation::Hash)],
+        )
+        .await,
+        a_release: uploaded_run(store, "native:a", "release", complete, &kem).await,
+        a_release_cut: uploaded_run(store, "native:a", "release", RunStatus::Incomplete, &kem[..1]).await,
+    }
+}
+
+/// Each column's run and build label, and each result's run and operation.
+type Shown = (Vec<(i64, String)>, Vec<(i64, Operation)>);
+
+fn shown(matrix: &Matrix) -> Shown {
+    (
+        matrix.columns.iter().map(|c| (c.run.id, c.build_label.clone())).collect(),
+        matrix.results.iter().map(|r| (r.run_id, r.result.operation)).collect(),
+    )
+}
+
+fn column(id: i64, label: &str) -> (i64, String) {
+    (id, label.into())
+}
+
+async fn the_matrix_is_the_latest_complete_run_of_each_board_and_build(store: Store) {
+    let runs = matrix_runs(&store).await;
+    let matrix = store.matrix(&ResultQuery::default()).await.unwrap();
+    let key = |board: &str, label: &str, latest_run| MatrixKey {
+        board: board.into(),
+        source: Source::Native,
+        build_label: label.into(),
+        latest_run,
+    };
+    assert_eq!(
+        matrix.available,
+        [
+            key("native:a", "debug", runs.a_debug),
+            key("native:a", "release", runs.a_release),
+            key("native:b", "release", runs.b_release)
+        ]
+    );
+    assert!(!matrix.truncated);
+    // By board, then build; the results newest run first, each run's in
+    // the order measured.
+    assert_eq!(
+        shown(&matrix),
+        (
+            vec![
+                column(runs.a_debug, "debug"),
+                column(runs.a_release, "release"),
+                column(runs.b_release, "release")
+            ],
+            vec![
+                (runs.a_release, Operation::Keygen),
+                (runs.a_release, Operation::Encaps),
+                (runs.b_release, Operation::Hash),
+                (runs.a_debug, Operation::Keygen)
+            ]
+        )
+    );
+    let first = &matrix.columns[0].run;
+    assert_eq!(
+        (first.board.as_str(), first.status, first.build.profile.as_deref()),
+        ("native:a", RunStatus::Complete, Some("debug"))
+    );
+    assert_eq!(matrix.results[0].build_label, "release");
+    assert!(!shown(&matrix).0.iter().any(|(id, _)| [runs.a_release_old, runs.a_release_cut].contains(id)));
+}
+
+async fn the_matrix_keeps_what_its_filters_keep(store: Store) {
+    let runs = matrix_runs(&store).await;
+    let matrix = |query: ResultQuery| {
+        let store = store.clone();
+        async move { store.matrix(&query).await.unwrap() }
+    };
+    let on_a = matrix(ResultQuery { boards: vec!["native:a".into()], ..Default::default() }).await;
+    assert_eq!(shown(&on_a).0, [column(runs.a_debug, "debug"), column(runs.a_release, "release")]);
+    assert_eq!(on_a.available.len(), 3, "what a filter can offer is never narrowed");
+    let release = matrix(ResultQuery { builds: vec!["release".into()], ..Default::default() }).await;
+    assert_eq!(shown(&release).0, [column(runs.a_release, "release"), column(runs.b_release, "release")]);
+    let native = matrix(ResultQuery { sources: vec![Source::Native], ..Default::default() }).await;
+    assert_eq!(native.columns.len(), 3);
+    let browsers = matrix(ResultQuery { sources: vec![Source::Browser], ..Default::default() }).await;
+    assert_eq!(shown(&browsers), (vec![], vec![]), "no column, so no results either");
+    assert_eq!(browsers.available.len(), 3);
+
+    // Names narrow the results, never the columns.
+    let hashes = matrix(ResultQuery { algorithms: vec![Algorithm::Sha256], ..Default::default() }).await;
+    assert_eq!(shown(&hashes), (shown(&native).0, vec![(runs.b_release, Operation::Hash)]));
+    let encaps = matrix(ResultQuery { operations: vec![Operation::Encaps], ..Default::default() }).await;
+    assert_eq!(shown(&encaps).1, [(runs.a_release, Operation::Encaps)]);
+    let one = matrix(ResultQuery { limit: 1, ..Default::default() }).await;
+    assert_eq!((one.columns.len(), shown(&one).1), (3, vec![(runs.a_release, Operation::Keygen)]));
+}
+
+async fn a_matrix_of_chosen_runs_has_them_in_the_order_asked(store: Store) {
+    let runs = matrix_runs(&store).await;
+    let chosen = vec![
+        runs.a_release_cut,
+        runs.a_release_old,
+        runs.a_release_cut + 100,
+        runs.a_release_old,
+        runs.b_release,
+    ];
+    let matrix = store.matrix(&ResultQuery { runs: chosen.clone(), ..Default::default() }).await.unwrap();
+    // Whatever their status; an unknown id is absent, a repeated one shown once.
+    assert_eq!(
+        shown(&matrix),
+        (
+            vec![
+                column(runs.a_release_cut, "release"),
+                column(runs.a_release_old, "release"),
+                column(runs.b_release, "release")
+            ],
+            vec![
+                (runs.a_release_cut, Operation::Keygen),
+                (runs.b_release, Operation::Hash),
+                (runs.a_release_old, Operation::Keygen),
+                (runs.a_release_old, Operation::Encaps)
+            ]
+        )
+    );
+    assert_eq!(matrix.columns[0].run.status, RunStatus::Incomplete);
+    assert_eq!(matrix.available.len(), 3);
+    let on_a = ResultQuery { runs: chosen, boards: vec!["native:a".into()], ..Default::default() };
+    let on_a = store.matrix(&on_a).await.unwrap();
+    assert_eq!(
+        shown(&on_a).0,
+        [column(runs.a_release_cut, "release"), column(runs.a_release_old, "release")]
+    );
+    let debug = ResultQuery {
+        runs: vec![runs.a_debug, runs.a_release],
+        builds: vec!["debug".into()],
+        ..Default::default()
+    };
+    assert_eq!(shown(&store.matrix(&debug).await.unwrap()).0, [column(runs.a_debug, "debug")]);
+}
+
+async fn the_matrix_shows_the_newest_pairs_when_more_match(store: Store) {
+    let hash = [(Algorithm::Sha256, Operation::Hash)];
+    let mut ids = Vec::new();
+    for board in 0..MAX_MATRIX_COLUMNS + 2 {
+        let profile = if board % 2 == 0 { "release" } else { "debug" };
+        ids.push(
+            uploaded_run(&store, &format!("native:{board:02}"), profile, RunStatus::Complete, &hash).await,
+        );
+    }
+    let matrix = store.matrix(&ResultQuery::default()).await.unwrap();
+    assert!(matrix.truncated);
+    assert_eq!(matrix.available.len(), MAX_MATRIX_COLUMNS + 2);
+    // The two oldest are left out; the rest by board.
+    let columns: Vec<i64> = matrix.columns.iter().map(|c| c.run.id).collect();
+    assert_eq!(columns, ids[2..]);
+    assert_eq!(matrix.results.len(), MAX_MATRIX_COLUMNS);
+    // A filter that keeps fewer shows them all.
+    let release =
+        store.matrix(&ResultQuery { builds: vec!["release".into()], ..Default::default() }).await.unwrap();
+    assert!(!release.truncated);
+    assert_eq!(release.columns.len(), MAX_MATRIX_COLUMNS / 2 + 1);
+}
+
+async fn result_rows_are_filtered_by_build(store: Store) {
+    let runs = matrix_runs(&store).await;
+    let rows = |builds: &[&str], boards: &[&str]| {
+        let store = store.clone();
+        let query = ResultQuery {
+            builds: builds.iter().map(|b| b.to_string()).collect(),
+            boards: boards.iter().map(|b| b.to_string()).collect(),
+            limit: 100,
+            ..Default::default()
+        };
+        async move {
+            let rows = store.result_rows(&query).await.unwrap();
+            rows.iter().map(|r| (r.run_id, r.build_label.clone())).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(rows(&["debug"], &[]).await, [column(runs.a_debug, "debug")]);
+    let release_on_b = rows(&["release", "debug"], &["native:b"]).await;
+    assert_eq!(release_on_b, [column(runs.b_release, "release")]);
+    assert_eq!(rows(&["release"], &[]).await.len(), 2 + 1 + 2 + 1);
+    assert_eq!(rows(&["no such build"], &[]).await, []);
 }
 
 /// Runs each test on a fresh SQLite file and on a fresh PostgreSQL database.
@@ -243,6 +469,11 @@ on_both_databases!(
     result_rows_say_how_their_run_ended,
     a_runs_build_label_follows_its_build_until_it_ends,
     unfinished_runs_are_interrupted_at_start,
+    the_matrix_is_the_latest_complete_run_of_each_board_and_build,
+    the_matrix_keeps_what_its_filters_keep,
+    a_matrix_of_chosen_runs_has_them_in_the_order_asked,
+    the_matrix_shows_the_newest_pairs_when_more_match,
+    result_rows_are_filtered_by_build,
     an_agents_runs_keep_its_host,
     an_import_is_stored_once,
     figures_read_back_bit_for_bit,
@@ -340,4 +571,125 @@ fn a_location_is_a_postgres_url_or_an_sqlite_path() {
     let shown = Location::Postgres(url.into()).to_string();
     assert_eq!(shown, "postgresql://team@db.lab:5432/pqbench?sslmode=require");
     assert!(!shown.contains("secret"));
+}
+
+/// The builds a store of schema 0006 (before builds were labelled) holds,
+/// by source, with the label each must get.
+fn builds_before_labels() -> Vec<(Source, Build, &'static str)> {
+    let native = Build {
+        profile: Some("release".into()),
+        opt_level: Some("3".into()),
+        crates: [("libcrux-ml-kem".to_string(), "0.0.11".to_string())].into_iter().collect(),
+        ..Build::default()
+    };
+    let mut chrome = Build::default();
+    chrome.extra.insert("browser".into(), "Chrome 131.0".into());
+    let mut imported = Build::default();
+    imported.extra.insert(pqbench_types::IMPORTED_FROM.into(), "pqm4 m4f".into());
+    vec![
+        (Source::Native, native, "release opt-3, libcrux-ml-kem 0.0.11"),
+        (Source::Browser, chrome, "Chrome 131.0"),
+        (Source::Import, imported, "pqm4 m4f"),
+        (Source::Serial, Build::default(), "serial"),
+    ]
+}
+
+/// How many runs the store of schema 0006 holds: more than one batch of
+/// [`Statements::label_builds`].
+const RUNS_BEFORE_LABELS: usize = 1201;
+
+/// The statements that fill a store of schema 0006 with
+/// `RUNS_BEFORE_LABELS` complete runs on three boards, cycling through
+/// [`builds_before_labels`]: literal SQL, the same for both databases.
+fn fill_before_labels() -> Vec<String> {
+    let builds = builds_before_labels();
+    let rows: Vec<usize> = (0..RUNS_BEFORE_LABELS).collect();
+    rows.chunks(500)
+        .map(|chunk| {
+            let values: Vec<String> = chunk
+                .iter()
+                .map(|i| {
+                    let (source, build, _) = &builds[i % builds.len()];
+                    let build = serde_json::to_string(build).unwrap().replace('\'', "''");
+                    format!(
+                        "('complete', '{}', 'board-{}', '{build}', '2026-12-01T00:00:00Z')",
+                        source.as_str(),
+                        i % 3
+                    )
+                })
+                .collect();
+            format!(
+                "INSERT INTO runs (status, source, board, build, started_at) VALUES {}",
+                values.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// Opened by this version, a store of runs without labels has every run
+/// labelled from its build and source, in batches (more runs than one
+/// batch here), and the matrix finds them.
+async fn runs_stored_before_labels_are_labelled(store: Store) {
+    let count = "SELECT COUNT(*) AS n FROM runs WHERE build_label IS NULL";
+    let unlabelled: i64 = on_backend!(store, db => {
+        sqlx::Row::get(&sqlx::query(count).fetch_one(&db.pool).await.unwrap(), "n")
+    });
+    assert_eq!(unlabelled, 0);
+    let builds = builds_before_labels();
+    let matrix = store.matrix(&ResultQuery::default()).await.unwrap();
+    let mut expected: Vec<(String, Source, String, i64)> = Vec::new();
+    for board in 0..3 {
+        for (k, (source, _, label)) in builds.iter().enumerate() {
+            // Run ids start at 1, in the order inserted.
+            let latest = (0..RUNS_BEFORE_LABELS).filter(|i| i % builds.len() == k && i % 3 == board).max();
+            expected.push((format!("board-{board}"), *source, label.to_string(), latest.unwrap() as i64 + 1));
+        }
+    }
+    expected.sort_by(|a, b| (&a.0, &a.2).cmp(&(&b.0, &b.2)));
+    let available: Vec<(String, Source, String, i64)> = matrix
+        .available
+        .iter()
+        .map(|k| (k.board.clone(), k.source, k.build_label.clone(), k.latest_run))
+        .collect();
+    assert_eq!(available, expected);
+    for column in &matrix.columns {
+        assert_eq!(column.build_label, column.run.build.label(column.run.source));
+    }
+}
+
+/// The migrations before build labels (0001 to 0006).
+fn before_labels(all: sqlx::migrate::Migrator) -> sqlx::migrate::Migrator {
+    let migrations: Vec<_> = all.migrations.iter().filter(|m| m.version <= 6).cloned().collect();
+    assert_eq!(migrations.len(), 6);
+    sqlx::migrate::Migrator { migrations: migrations.into(), ..sqlx::migrate::Migrator::DEFAULT }
+}
+
+mod labelled_on_upgrade {
+    use super::*;
+
+    #[tokio::test]
+    async fn on_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("0006.db");
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path).create_if_missing(true);
+        let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+        before_labels(sqlx::migrate!("../../migrations/sqlite")).run(&pool).await.unwrap();
+        for statement in fill_before_labels() {
+            sqlx::query(&statement).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+        runs_stored_before_labels_are_labelled(Store::open(&path).await.unwrap()).await;
+    }
+
+    #[tokio::test]
+    async fn on_postgres() {
+        let Some(url) = test_support::fresh_postgres_database("store").await else { return };
+        let pool = sqlx::PgPool::connect(&url).await.unwrap();
+        before_labels(sqlx::migrate!("../../migrations/postgres")).run(&pool).await.unwrap();
+        for statement in fill_before_labels() {
+            sqlx::query(&statement).execute(&pool).await.unwrap();
+        }
+        pool.close().await;
+        runs_stored_before_labels_are_labelled(Store::connect(&Location::Postgres(url)).await.unwrap()).await;
+    }
 }
