@@ -17,6 +17,7 @@ pub mod boards;
 pub mod events;
 pub mod flashes;
 pub mod imports;
+pub mod matrix;
 pub mod reports;
 pub mod results;
 pub mod runs;
@@ -38,6 +39,7 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
         .route("/runs/{id}/events", get(events::run_events))
         .route("/runs/{id}/cancel", post(runs::cancel_run))
         .route("/results", get(results::results_across_runs))
+        .route("/matrix", get(matrix::matrix))
         .route(
             "/flashes",
             post(flashes::create_flash).layer(DefaultBodyLimit::max(flashes::MAX_FLASH_REQUEST_BYTES)),

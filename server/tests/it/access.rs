@@ -127,6 +127,7 @@ async fn beyond_loopback_every_write_needs_the_token_and_no_read_does() {
         "/api/boards".to_owned(),
         "/api/runs".to_owned(),
         "/api/results".to_owned(),
+        "/api/matrix".to_owned(),
         format!("/api/runs/{run_id}"),
         format!("/api/runs/{run_id}/results"),
         format!("/api/runs/{run_id}/events"),

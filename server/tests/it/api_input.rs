@@ -102,6 +102,8 @@ fn bad_requests() -> Vec<BadRequest> {
         get("/api/results?run=%FF", 400),
         get("/api/results?colour=red", 400),
         get("/api/results?algorithm=Kyber768", 422),
+        get("/api/matrix?run=abc", 400),
+        get("/api/matrix?algorithm=Kyber768", 422),
     ]
 }
 

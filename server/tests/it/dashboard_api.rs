@@ -1,6 +1,6 @@
 //! What the dashboard reads and writes beyond runs, against the real
-//! server: a run's live events, cancelling it, shared reports, and results
-//! across runs.
+//! server: a run's live events, cancelling it, shared reports, results
+//! across runs and the matrix of boards and builds.
 //!
 //! The tests that run a board need the firmware image: `cargo xtask test`
 //! builds it and sets PQBENCH_DIST.
@@ -8,6 +8,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use pqbench_api::Matrix;
 use pqbench_types::{ResultRow, Run, RunStatus, Source};
 use serde_json::{Value, json};
 
@@ -125,6 +126,23 @@ async fn uploaded(server: &Server, body: Value) -> i64 {
     let (status, created) = server.post("/api/uploads", &body).await;
     assert_eq!(status, 201, "{created}");
     created["id"].as_i64().unwrap()
+}
+
+/// A browser's run (`Chrome 131.0`: ML-KEM-768 keygen, encaps), then a
+/// host's (`release opt-3, libcrux-ml-kem 0.0.11`: SHA-256 hash, ML-KEM-768
+/// keygen), uploaded.
+async fn a_browser_run_then_a_native_one(server: &Server) -> (i64, i64) {
+    let chrome = json!({"target": "wasm32-unknown-unknown", "extra": {"browser": "Chrome 131.0"}});
+    let kem = [("ML-KEM-768", "keygen"), ("ML-KEM-768", "encaps")];
+    let a = uploaded(server, upload("browser:aaaa", "browser", chrome, &kem)).await;
+    let b = uploaded(server, upload("native:host", "native", native_release(), &NATIVE_SUITE)).await;
+    (a, b)
+}
+
+const NATIVE_SUITE: [(&str, &str); 2] = [("SHA-256", "hash"), ("ML-KEM-768", "keygen")];
+
+fn native_release() -> Value {
+    json!({"profile": "release", "opt_level": "3", "crates": {"libcrux-ml-kem": "0.0.11"}})
 }
 
 #[tokio::test]
@@ -383,18 +401,7 @@ async fn with_a_token_creating_a_report_needs_it_and_reading_does_not() {
 #[tokio::test]
 async fn results_across_runs_are_filtered_ordered_and_labelled() {
     let server = common::start_server(&[]).await;
-    let chrome = json!({"target": "wasm32-unknown-unknown", "extra": {"browser": "Chrome 131.0"}});
-    let a = uploaded(
-        &server,
-        upload("browser:aaaa", "browser", chrome, &[("ML-KEM-768", "keygen"), ("ML-KEM-768", "encaps")]),
-    )
-    .await;
-    let native = json!({"profile": "release", "opt_level": "3", "crates": {"libcrux-ml-kem": "0.0.11"}});
-    let b = uploaded(
-        &server,
-        upload("native:host", "native", native, &[("SHA-256", "hash"), ("ML-KEM-768", "keygen")]),
-    )
-    .await;
+    let (a, b) = a_browser_run_then_a_native_one(&server).await;
 
     let rows: Vec<Value> = server.get("/api/results").await;
     let order: Vec<(i64, &str)> =
@@ -438,6 +445,73 @@ async fn results_across_runs_are_filtered_ordered_and_labelled() {
         (&format!("run={}", vec!["1"; 501].join(",")), 400, "at most 500"),
     ] {
         let (got, body) = get_status(&server, &format!("/api/results?{q}")).await;
+        assert_eq!(got, status, "{q}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(says), "{q}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn the_matrix_is_the_latest_complete_run_of_each_board_and_build() {
+    let server = common::start_server(&[]).await;
+    let (a, b) = a_browser_run_then_a_native_one(&server).await;
+    let debug = json!({"profile": "debug"});
+    let c = uploaded(&server, upload("native:host", "native", debug, &[("ML-KEM-768", "keygen")])).await;
+    // A newer run of the same build takes its column.
+    let d = uploaded(&server, upload("native:host", "native", native_release(), &NATIVE_SUITE)).await;
+    let release = "release opt-3, libcrux-ml-kem 0.0.11";
+
+    let shown = |query: String| {
+        let server = &server;
+        async move {
+            let matrix: Matrix = server.get(&format!("/api/matrix{query}")).await;
+            let columns: Vec<(i64, String)> =
+                matrix.columns.iter().map(|c| (c.run.id, c.build_label.clone())).collect();
+            let results: Vec<(i64, &str)> =
+                matrix.results.iter().map(|r| (r.run_id, r.result.operation.as_str())).collect();
+            (columns, results, matrix)
+        }
+    };
+    let (columns, results, matrix) = shown(String::new()).await;
+    // By board, then build; results newest run first, each run's in order.
+    assert_eq!(
+        columns,
+        [(a, "Chrome 131.0".into()), (c, "debug".into()), (d, release.into())],
+        "{:?}",
+        matrix.available
+    );
+    assert_eq!(results, [(d, "hash"), (d, "keygen"), (c, "keygen"), (a, "keygen"), (a, "encaps")]);
+    assert!(!matrix.truncated);
+    let available: Vec<(&str, Source, &str, i64)> = matrix
+        .available
+        .iter()
+        .map(|k| (k.board.as_str(), k.source, k.build_label.as_str(), k.latest_run))
+        .collect();
+    assert_eq!(
+        available,
+        [
+            ("browser:aaaa", Source::Browser, "Chrome 131.0", a),
+            ("native:host", Source::Native, "debug", c),
+            ("native:host", Source::Native, release, d)
+        ]
+    );
+    assert_eq!(matrix.columns[0].run.board, "browser:aaaa");
+    assert_eq!(matrix.results[0].build_label, release);
+
+    let (columns, results, matrix) = shown("?source=native&algorithm=ML-KEM-768".into()).await;
+    assert_eq!(columns, [(c, "debug".into()), (d, release.into())]);
+    assert_eq!(results, [(d, "keygen"), (c, "keygen")]);
+    assert_eq!(matrix.available.len(), 3, "what a filter can offer stays whole");
+    let (columns, ..) = shown("?build=release+opt-3%2C+libcrux-ml-kem+0.0.11".into()).await;
+    assert_eq!(columns, [(d, release.into())]);
+    // Chosen runs, in the order asked, whatever replaced them.
+    let (columns, results, _) = shown(format!("?run={b},{a}&operation=keygen")).await;
+    assert_eq!(columns, [(b, release.into()), (a, "Chrome 131.0".into())]);
+    assert_eq!(results, [(b, "keygen"), (a, "keygen")]);
+
+    for (q, status, says) in
+        [("algorithm=Kyber768", 422, "Kyber768"), ("run=abc", 400, "abc"), ("columns=9", 400, "columns")]
+    {
+        let (got, body) = get_status(&server, &format!("/api/matrix?{q}")).await;
         assert_eq!(got, status, "{q}: {body}");
         assert!(body["error"].as_str().unwrap().contains(says), "{q}: {body}");
     }
