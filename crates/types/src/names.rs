@@ -122,6 +122,28 @@ names! {
         EcdhP521 => "ECDH-P521",
         X448 => "X448",
         Ed448 => "Ed448",
+        // wolfCrypt's further lines (issue 24). Pre-FIPS Kyber and
+        // Dilithium (round 3) are their own algorithms, never ML-KEM or
+        // ML-DSA: their outputs differ from the standards'. The set is
+        // spelled as the contract spells ML-KEM's, hyphenated, and names
+        // the parameter set (Kyber's level 1 is Kyber-512). A run command
+        // has 64 places (`pqbench_wire::RunCommand`) and an upload takes
+        // every name × every operation (1000 measurements): 63 × 15 fits.
+        Aes192Cbc => "AES-192-CBC",
+        Aes192Gcm => "AES-192-GCM",
+        Aes192Ctr => "AES-192-CTR",
+        Sha1 => "SHA-1",
+        HmacSha1 => "HMAC-SHA1",
+        Pbkdf2 => "PBKDF2",
+        Kyber512 => "Kyber-512",
+        Kyber768 => "Kyber-768",
+        Kyber1024 => "Kyber-1024",
+        Dilithium2 => "Dilithium-2",
+        Dilithium3 => "Dilithium-3",
+        Dilithium5 => "Dilithium-5",
+        // Falcon round 3 (before FN-DSA), by its parameter set.
+        Falcon512 => "Falcon-512",
+        Falcon1024 => "Falcon-1024",
     }
 }
 
@@ -141,6 +163,11 @@ names! {
         Hash => "hash",
         Mac => "mac",
         Generate => "generate",
+        // A key derivation (PBKDF2).
+        Derive => "derive",
+        // One encapsulation and one decapsulation timed together, as
+        // wolfSSL's pqm4 Kyber benchmark (`kyber_level1-ed`) times them.
+        EncapsDecaps => "encaps_decaps",
     }
 }
 
@@ -182,15 +209,19 @@ impl Algorithm {
     pub const fn family(self) -> Family {
         use Algorithm::*;
         match self {
-            MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 => Family::PostQuantum,
+            MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 | Kyber512 | Kyber768
+            | Kyber1024 | Dilithium2 | Dilithium3 | Dilithium5 | Falcon512 | Falcon1024 => {
+                Family::PostQuantum
+            }
             Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
             | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 => Family::Classical,
-            Aes128Gcm | Aes256Gcm | Aes128Cbc | Aes256Cbc | Aes128Ctr | Aes256Ctr | ChaCha20Poly1305
-            | ChaCha20 | Rng => Family::Symmetric,
-            // Hashes and the MACs built on them or beside them.
-            Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256 | Sha3_224 | Sha3_256 | Sha3_384
-            | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256 | HmacSha384 | HmacSha512
-            | Poly1305 | Gmac | AesCmac => Family::Hash,
+            Aes128Gcm | Aes192Gcm | Aes256Gcm | Aes128Cbc | Aes192Cbc | Aes256Cbc | Aes128Ctr | Aes192Ctr
+            | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng => Family::Symmetric,
+            // Hashes, the MACs built on them or beside them, and the key
+            // derivation built on an HMAC.
+            Sha1 | HmacSha1 | Pbkdf2 | Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256
+            | Sha3_224 | Sha3_256 | Sha3_384 | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256
+            | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac => Family::Hash,
         }
     }
 }
@@ -217,6 +248,29 @@ mod tests {
         assert_eq!(Algorithm::from_name("ml-kem-768"), Err(UnknownName));
         assert_eq!(Algorithm::from_name("ML-KEM-768 "), Err(UnknownName));
         assert_eq!(Operation::from_name("KeyGen"), Err(UnknownName));
+    }
+
+    #[test]
+    fn pre_fips_names_are_their_own() {
+        // Kyber and Dilithium (round 3) are not ML-KEM and ML-DSA; the
+        // unhyphenated spellings stay unknown (other tests use them so).
+        assert_eq!(Algorithm::from_name("Kyber-512"), Ok(Algorithm::Kyber512));
+        assert_eq!(Algorithm::from_name("Dilithium-3"), Ok(Algorithm::Dilithium3));
+        assert_eq!(Algorithm::from_name("Kyber768"), Err(UnknownName));
+        assert_eq!(Algorithm::from_name("Dilithium3"), Err(UnknownName));
+        assert_eq!(Algorithm::Kyber512.family(), Family::PostQuantum);
+        assert_eq!(Operation::from_name("encaps_decaps"), Ok(Operation::EncapsDecaps));
+    }
+
+    #[test]
+    fn the_first_names_keep_their_places() {
+        // A run command's algorithm bits are places in `ALL`; appending
+        // keeps the contract's first names where they were.
+        assert_eq!(Algorithm::ALL[0], Algorithm::MlKem512);
+        assert_eq!(Algorithm::ALL[22], Algorithm::HmacSha256);
+        assert_eq!(Algorithm::ALL[48], Algorithm::Ed448);
+        assert_eq!(Algorithm::ALL[49], Algorithm::Aes192Cbc);
+        assert!(Algorithm::ALL.len() <= 64, "a run command has 64 places");
     }
 
     #[cfg(feature = "alloc")]

@@ -121,6 +121,8 @@ pub const fn operation_noun(operation: Operation) -> &'static str {
         Operation::Hash => "hashing",
         Operation::Mac => "MAC",
         Operation::Generate => "generation",
+        Operation::Derive => "key derivation",
+        Operation::EncapsDecaps => "encapsulation and decapsulation",
     }
 }
 
