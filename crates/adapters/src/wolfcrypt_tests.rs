@@ -43,17 +43,26 @@ fn the_sample_is_read_whole() {
     assert_eq!(log.version, None, "the sample prints no wolfSSL version banner");
     assert_eq!(log.groups.len(), 1);
     assert_eq!(log.groups[0].implementation, None);
-    // 27 symmetric + 31 asymmetric lines; the banner and "Benchmark
-    // complete" understood; the four -no_AAD variants unread.
-    assert_eq!(results(&log).len(), 58);
+    // 31 symmetric (four of them the -no_AAD variants) + 31 asymmetric
+    // lines; the banner and "Benchmark complete" understood.
+    assert_eq!(results(&log).len(), 62);
     assert_eq!(log.understood_lines, 2);
-    let unread: Vec<usize> = log.unread.iter().map(|u| u.line).collect();
-    assert_eq!(unread, [11, 12, 13, 14]);
-    assert!(log.unread[0].reason.contains("without AAD of AES-128-GCM encrypt"), "{}", log.unread[0].reason);
-    assert_eq!(
-        log.unread[0].text,
-        "AES-128-GCM-enc-no_AAD 8 MiB took 1.000 seconds, 7.983 MiB/s [heap 344 bytes (3 allocs), stack 976 bytes]"
+    assert_eq!(log.unread, []);
+    // AES-128-GCM-enc-no_AAD 8 MiB took 1.000 seconds, 7.983 MiB/s [heap 344 bytes (3 allocs), stack 976 bytes]
+    let no_aad = &results(&log)[9];
+    assert_eq!((no_aad.algorithm, no_aad.operation), (Algorithm::Aes128Gcm, Operation::Encrypt));
+    assert_eq!(no_aad.bytes_per_sec, Some(7.983 * 1048576.0));
+    assert!(
+        no_aad
+            .note
+            .as_deref()
+            .unwrap()
+            .starts_with("variant: without AAD (wolfCrypt's AES-128-GCM-enc-no_AAD)"),
+        "{:?}",
+        no_aad.note
     );
+    // The row with AAD stays the first of its pair.
+    assert_eq!(find(&log, Algorithm::Aes128Gcm, Operation::Encrypt).bytes_per_sec, Some(7.935 * 1048576.0));
     let non_blank = SAMPLE.lines().filter(|l| !l.trim().is_empty()).count();
     assert_eq!(results(&log).len() + log.unread.len() + log.understood_lines, non_blank);
     for r in results(&log) {
@@ -155,7 +164,7 @@ fn sample_asymmetric_figures_are_the_files() {
     assert_eq!(find(&log, Algorithm::MlKem1024, Operation::Decaps).total_seconds, Some(1.019));
     // Order of the file.
     assert_eq!(results(&log)[0].algorithm, Algorithm::Rng);
-    assert_eq!(results(&log)[57].algorithm, Algorithm::MlDsa87);
+    assert_eq!(results(&log)[61].algorithm, Algorithm::MlDsa87);
 }
 
 #[test]
@@ -316,20 +325,25 @@ fn heap_and_stack_suffixes() {
     assert_eq!((r.heap_bytes, r.heap_allocs, r.stack_bytes), (None, None, None));
 }
 
-// Names of older releases: bench_kyber's "KYBER512 " and the Dilithium
-// levels of bench_dilithiumKeySign before ML-DSA.
+// Names of older releases: bench_kyber's "KYBER512 " (wolfSSL 5.6–5.7,
+// round 3 Kyber) and the Dilithium levels of bench_dilithiumKeySign before
+// ML-DSA: their own names, never the FIPS ones.
 #[test]
 fn older_kyber_and_dilithium_names() {
     let r = one("KYBER768   192  key gen   1200 ops took 1.000 sec, avg 0.833 ms, 1200.000 ops/sec");
-    assert_eq!((r.algorithm, r.operation), (Algorithm::MlKem768, Operation::Keygen));
-    assert!(r.note.as_deref().unwrap().contains("Kyber (pre-FIPS 203) KYBER768"), "{:?}", r.note);
+    assert_eq!((r.algorithm, r.operation), (Algorithm::Kyber768, Operation::Keygen));
+    assert!(
+        r.note.as_deref().unwrap().contains("Kyber round 3 (pre-FIPS 203), printed KYBER768"),
+        "{:?}",
+        r.note
+    );
     let r = one("KYBER1024  256    decap    800 ops took 1.000 sec, avg 1.250 ms, 800.000 ops/sec");
-    assert_eq!((r.algorithm, r.operation), (Algorithm::MlKem1024, Operation::Decaps));
+    assert_eq!((r.algorithm, r.operation), (Algorithm::Kyber1024, Operation::Decaps));
     let r = one("DILITHIUM     3     sign    100 ops took 1.002 sec, avg 10.020 ms, 99.800 ops/sec");
-    assert_eq!((r.algorithm, r.operation), (Algorithm::MlDsa65, Operation::Sign));
-    assert!(r.note.as_deref().unwrap().contains("Dilithium (pre-FIPS 204) level 3"), "{:?}", r.note);
+    assert_eq!((r.algorithm, r.operation), (Algorithm::Dilithium3, Operation::Sign));
+    assert!(r.note.as_deref().unwrap().contains("Dilithium round 3 (pre-FIPS 204) level 3"), "{:?}", r.note);
     let r = one("DILITHIUM     5   verify    300 ops took 1.002 sec, avg 3.340 ms, 299.401 ops/sec");
-    assert_eq!(r.algorithm, Algorithm::MlDsa87);
+    assert_eq!(r.algorithm, Algorithm::Dilithium5);
     let r = one("ML-DSA    44  key gen    500 ops took 1.000 sec, avg 2.000 ms, 500.000 ops/sec");
     assert_eq!((r.algorithm, r.note), (Algorithm::MlDsa44, None));
 }
@@ -381,10 +395,25 @@ fn device_markers() {
     assert_eq!(r.algorithm, Algorithm::Aes128Cbc);
     let r = one("RSA     2048   public  SW    222 ops took 1.007 sec, avg 4.536 ms, 220.457 ops/sec");
     assert_eq!(r.algorithm, Algorithm::Rsa2048);
-    assert!(
-        unread_reason("AES-128-CBC-enc         HW    50 MiB took 1.000 seconds,   50.000 MiB/s")
-            .contains("hardware")
+    // A hardware device's line is a variant of the software one, stored
+    // after it under the same names.
+    let text = "\
+AES-128-CBC-enc         SW    50 MiB took 1.000 seconds,   50.000 MiB/s
+AES-128-CBC-enc         HW   150 MiB took 1.000 seconds,  150.000 MiB/s
+RSA     2048   public  HW    999 ops took 1.001 sec, avg 1.002 ms, 998.002 ops/sec
+";
+    let log = parse(text, None).unwrap();
+    assert_eq!(log.unread, []);
+    let [sw, hw, rsa] = results(&log) else { panic!("{:#?}", results(&log)) };
+    assert_eq!((sw.algorithm, hw.algorithm), (Algorithm::Aes128Cbc, Algorithm::Aes128Cbc));
+    assert_eq!((sw.bytes_per_sec, hw.bytes_per_sec), (Some(50.0 * 1048576.0), Some(150.0 * 1048576.0)));
+    assert!(!sw.note.as_deref().unwrap().contains("variant"), "{:?}", sw.note);
+    assert!(hw.note.as_deref().unwrap().starts_with("variant: HW"), "{:?}", hw.note);
+    assert_eq!(
+        (rsa.algorithm, rsa.operation, rsa.iterations),
+        (Algorithm::Rsa2048, Operation::Public, Some(999))
     );
+    assert!(rsa.note.as_deref().unwrap().starts_with("variant: HW"), "{:?}", rsa.note);
 }
 
 // -csv: "Symmetric Ciphers:" / "Asymmetric Ciphers:", then a header and rows
@@ -490,7 +519,7 @@ fn unknown_lines_are_reported_with_numbers_and_reasons() {
 wolfCrypt Benchmark (block bytes 1024, min 1.0 sec each)
 AES-128-XTS-enc 5 MiB took 1.000 seconds, 5.000 MiB/s
 3DES 1 MiB took 1.000 seconds, 1.000 MiB/s
-SHA 5 MiB took 1.000 seconds, 5.000 MiB/s
+MD5 5 MiB took 1.000 seconds, 5.000 MiB/s
 ECC   [BRAINPOOLP256R1]   256  key gen   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
 FALCON     1  sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec
 ECC   [      SECP256R1]   256  encrypt   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
@@ -508,7 +537,7 @@ AES-128-CBC-enc   8.521 MB/s
         [
             (2, "no pqbench name for wolfCrypt's AES-128-XTS-enc"),
             (3, "no pqbench name for wolfCrypt's 3DES"),
-            (4, "no pqbench name for wolfCrypt's SHA"),
+            (4, "no pqbench name for wolfCrypt's MD5"),
             (5, "no pqbench name for wolfCrypt's ECC [BRAINPOOLP256R1] 256 key gen"),
             (6, "no pqbench name for wolfCrypt's FALCON 1 sign"),
             (7, "no pqbench name for wolfCrypt's ECC [SECP256R1] 256 encrypt"),
@@ -559,8 +588,10 @@ fn malformed_numbers_are_refused() {
     }
 }
 
+// A further line for a pair already read (a second GMAC table, the same
+// operation printed twice) is its own row, its note naming it a variant.
 #[test]
-fn one_row_per_algorithm_and_operation() {
+fn further_lines_of_a_pair_are_variant_rows() {
     let text = "\
 GMAC Table 4-bit  2300 MiB took 1.000 seconds, 2299.513 MiB/s
 GMAC Small 14 MiB took 1.000 seconds, 14.154 MiB/s
@@ -568,23 +599,28 @@ RSA 2048 public 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec
 RSA 2048 public 60 ops took 1.000 sec, avg 16.667 ms, 60.000 ops/sec
 ";
     let log = parse(text, None).unwrap();
-    assert_eq!(results(&log).len(), 2);
+    assert_eq!(log.unread, []);
+    let [table, small, first, second] = results(&log) else { panic!("{:#?}", results(&log)) };
     assert_eq!(find(&log, Algorithm::Gmac, Operation::Mac).bytes_per_sec, Some(2299.513 * 1048576.0));
-    assert_eq!(find(&log, Algorithm::Rsa2048, Operation::Public).iterations, Some(58), "the first wins");
     assert_eq!(
-        log.unread,
-        [
-            UnreadLine {
-                line: 2,
-                text: "GMAC Small 14 MiB took 1.000 seconds, 14.154 MiB/s".into(),
-                reason: "second line for GMAC mac (GMAC Small); the first is kept".into(),
-            },
-            UnreadLine {
-                line: 4,
-                text: "RSA 2048 public 60 ops took 1.000 sec, avg 16.667 ms, 60.000 ops/sec".into(),
-                reason: "second line for RSA-2048 public (RSA 2048 public); the first is kept".into(),
-            },
-        ]
+        table.note.as_deref(),
+        Some("wolfCrypt's GMAC Table 4-bit (its GHASH table); 2300 MiB in 1.000 s; MiB = 2^20 bytes")
+    );
+    assert_eq!(small.bytes_per_sec, Some(14.154 * 1048576.0));
+    assert!(
+        small.note.as_deref().unwrap().starts_with(
+            "variant: a further line for GMAC mac (wolfCrypt's GMAC Small); the first is the main row"
+        ),
+        "{:?}",
+        small.note
+    );
+    assert_eq!((first.iterations, second.iterations), (Some(58), Some(60)));
+    assert_eq!(first.note, None);
+    assert_eq!(
+        second.note.as_deref(),
+        Some(
+            "variant: a further line for RSA-2048 public (wolfCrypt's RSA 2048 public); the first is the main row"
+        )
     );
 }
 
@@ -640,4 +676,217 @@ fn never_panics_on_arbitrary_or_mangled_input() {
             let _ = crate::pqm4::parse(&text, clock);
         }
     }
+}
+
+// Issue 24's four lines, with every figure as printed. The bracketed ECC
+// form without a strength is as the NUCLEO-F439ZI log prints it (wolfSSL
+// 5.7 and later name the curve, `"ECC   [%15s]"` with `wc_ecc_get_name`);
+// the Kyber lines are `bench_stats_pq_asym_finish`'s `"%-18s %s %6d %s
+// %5.3f %s, %s %5.3f ms, %.3f %s"` with pqm4's `kyber_level1-kg`/`-ed`
+// (wolfSSL 5.5's benchmark.c, `bench_pq_asym_opt`), as wolfSSL's STM32
+// pqm4 example prints them.
+const ISSUE_LINES: &str = include_str!("../../../tests/samples/wolfcrypt-issue24-lines.txt");
+
+#[test]
+fn the_issue_lines_are_read_with_every_figure() {
+    let log = parse(ISSUE_LINES, None).unwrap();
+    assert_eq!(log.unread, []);
+    let [ecc, kg, ed, gcm] = results(&log) else { panic!("{:#?}", results(&log)) };
+    let asym = |r: &BenchResult| (r.iterations, r.total_seconds, r.avg_ms, r.ops_per_sec, r.bytes_per_sec);
+    assert_eq!((ecc.algorithm, ecc.operation), (Algorithm::EcdhP256, Operation::Keygen));
+    assert_eq!(asym(ecc), (Some(180), Some(1.007), Some(5.594), Some(178.749), None));
+    assert_eq!(ecc.note, None, "the curve is printed, so nothing is assumed");
+    assert_eq!((kg.algorithm, kg.operation), (Algorithm::Kyber512, Operation::Keygen));
+    assert_eq!(asym(kg), (Some(62), Some(1.004), Some(16.194), Some(61.753), None));
+    assert_eq!(kg.note.as_deref(), Some("Kyber round 3 (pre-FIPS) level 1, printed kyber_level1-kg"));
+    assert_eq!((ed.algorithm, ed.operation), (Algorithm::Kyber512, Operation::EncapsDecaps));
+    assert_eq!(asym(ed), (Some(28), Some(1.043), Some(37.250), Some(26.846), None));
+    assert!(ed.note.as_deref().unwrap().contains("one encapsulation and one decapsulation timed together"));
+    assert_eq!((gcm.algorithm, gcm.operation), (Algorithm::Aes128Gcm, Operation::Encrypt));
+    assert_eq!(asym(gcm), (None, Some(1.000), None, None, Some(7.983 * 1048576.0)));
+    assert!(gcm.note.as_deref().unwrap().starts_with("variant: without AAD"), "{:?}", gcm.note);
+}
+
+// The bracketed ECC forms: with the strength (`"%-6s %5d %8s%-2s"` after
+// `"ECC   [%15s]"`/`"ECDHE [%15s]"`/`"ECDSA [%15s]"`, wolfSSL 5.6–master)
+// and without it (the issue's NUCLEO log, `ECDH  [SECP256R1] agree`).
+#[test]
+fn bracketed_ecc_forms() {
+    for (line, algorithm, operation) in [
+        (
+            "ECDH  [SECP256R1] agree  170 ops took 1.002 sec, avg   5.894 ms, 169.661 ops/sec",
+            Algorithm::EcdhP256,
+            Operation::Agree,
+        ),
+        (
+            "ECDSA [SECP256R1] sign   160 ops took 1.005 sec, avg   6.281 ms, 159.204 ops/sec",
+            Algorithm::EcdsaP256,
+            Operation::Sign,
+        ),
+        (
+            "ECDSA [SECP256R1] verify 150 ops took 1.001 sec, avg   6.673 ms, 149.850 ops/sec",
+            Algorithm::EcdsaP256,
+            Operation::Verify,
+        ),
+        (
+            "ECC   [      SECP384R1]   384  key gen     40 ops took 1.010 sec, avg 25.250 ms, 39.604 ops/sec",
+            Algorithm::EcdhP384,
+            Operation::Keygen,
+        ),
+        (
+            "ECDHE [      SECP521R1]   528    agree     10 ops took 1.050 sec, avg 105.000 ms, 9.524 ops/sec",
+            Algorithm::EcdhP521,
+            Operation::Agree,
+        ),
+    ] {
+        let r = one(line);
+        assert_eq!((r.algorithm, r.operation, r.note), (algorithm, operation, None), "{line}");
+        assert!(r.iterations.is_some() && r.avg_ms.is_some() && r.ops_per_sec.is_some(), "{line}");
+    }
+    assert_eq!(
+        unread_reason("ECC   [SECP256K1] key gen  180 ops took 1.007 sec, avg   5.594 ms, 178.749 ops/sec"),
+        "no pqbench name for wolfCrypt's ECC [SECP256K1] key gen"
+    );
+    // A curve that contradicts its strength is not guessed at.
+    assert!(
+        unread_reason(
+            "ECC   [      SECP256R1]   384  key gen  1 ops took 1.000 sec, avg 1.000 ms, 1.000 ops/sec"
+        )
+        .starts_with("no pqbench name")
+    );
+}
+
+// `bench_stats_pq_asym_finish` (wolfSSL 4.8–5.5 with liboqs or pqm4):
+// `kyber_levelN-kg`/`-ed` at levels 1, 3, 5, `DILITHIUM_levelN sign`, and
+// the families pqbench has no names for, listed with why.
+#[test]
+fn liboqs_and_pqm4_forms() {
+    for (line, algorithm, operation) in [
+        (
+            "kyber_level3-kg        89790 ops took 1.000 sec, avg 0.011 ms, 89789.550 ops/sec",
+            Algorithm::Kyber768,
+            Operation::Keygen,
+        ),
+        (
+            "kyber_level3-ed        42200 ops took 1.000 sec, avg 0.024 ms, 42199.000 ops/sec",
+            Algorithm::Kyber768,
+            Operation::EncapsDecaps,
+        ),
+        (
+            "kyber_level5-kg        60000 ops took 1.000 sec, avg 0.017 ms, 60000.000 ops/sec",
+            Algorithm::Kyber1024,
+            Operation::Keygen,
+        ),
+        (
+            "kyber_level5-ed        30000 ops took 1.000 sec, avg 0.033 ms, 30000.000 ops/sec",
+            Algorithm::Kyber1024,
+            Operation::EncapsDecaps,
+        ),
+        (
+            "DILITHIUM_level2 sign      12000 ops took 1.002 sec, avg 0.084 ms, 11976.048 ops/sec",
+            Algorithm::Dilithium2,
+            Operation::Sign,
+        ),
+        (
+            "DILITHIUM_level3 verify    27100 ops took 1.003 sec, avg 0.037 ms, 27017.485 ops/sec",
+            Algorithm::Dilithium3,
+            Operation::Verify,
+        ),
+        (
+            "DILITHIUM_level5 sign       8400 ops took 1.009 sec, avg 0.120 ms, 8321.684 ops/sec",
+            Algorithm::Dilithium5,
+            Operation::Sign,
+        ),
+        (
+            "FALCON_level1   sign     4900 ops took 1.008 sec, avg 0.202 ms, 4961.637 ops/sec",
+            Algorithm::Falcon512,
+            Operation::Sign,
+        ),
+        (
+            "FALCON_level5   verify  14400 ops took 1.002 sec, avg 0.070 ms, 14376.179 ops/sec",
+            Algorithm::Falcon1024,
+            Operation::Verify,
+        ),
+    ] {
+        let r = one(line);
+        assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+        assert!(r.note.as_deref().unwrap().contains("round 3 (pre-FIPS)"), "{line}: {:?}", r.note);
+    }
+    let r = one("DILITHIUM_level3 verify    27100 ops took 1.003 sec, avg 0.037 ms, 27017.485 ops/sec");
+    assert_eq!(
+        (r.iterations, r.total_seconds, r.avg_ms, r.ops_per_sec),
+        (Some(27100), Some(1.003), Some(0.037), Some(27017.485))
+    );
+    for (line, why) in [
+        (
+            "SPHINCS_FAST_level1 sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec",
+            "no SPHINCS+ names",
+        ),
+        (
+            "DILITHIUM_AES_level3 verify 3900 ops took 1.012 sec, avg 0.260 ms, 3851.921 ops/sec",
+            "AES variant",
+        ),
+        ("kyber_level2-kg 1 ops took 1.000 sec, avg 1.000 ms, 1.000 ops/sec", "not a post-quantum name"),
+    ] {
+        let reason = unread_reason(line);
+        assert!(
+            reason.starts_with("no pqbench name for wolfCrypt's") && reason.contains(why),
+            "{line}: {reason}"
+        );
+    }
+}
+
+// `bench_stats_sym_finish`'s descriptions beyond AES-128/256 (wolfSSL
+// 4.x–master): AES-192 in CBC, GCM and CTR, `bench_sha`'s "SHA",
+// `bench_hmac_sha`'s "HMAC-SHA", `bench_pbkdf2`'s "PBKDF2".
+#[test]
+fn aes_192_sha_1_and_pbkdf2() {
+    for (line, algorithm, operation) in [
+        (
+            "AES-192-CBC-enc       9 MiB took 1.000 seconds,    8.730 MiB/s",
+            Algorithm::Aes192Cbc,
+            Operation::Encrypt,
+        ),
+        (
+            "AES-192-CBC-dec       9 MiB took 1.000 seconds,    8.681 MiB/s",
+            Algorithm::Aes192Cbc,
+            Operation::Decrypt,
+        ),
+        (
+            "AES-192-GCM-enc       7 MiB took 1.000 seconds,    7.661 MiB/s",
+            Algorithm::Aes192Gcm,
+            Operation::Encrypt,
+        ),
+        (
+            "AES-192-GCM-dec       7 MiB took 1.000 seconds,    7.612 MiB/s",
+            Algorithm::Aes192Gcm,
+            Operation::Decrypt,
+        ),
+        (
+            "AES-192-CTR           9 MiB took 1.000 seconds,    8.900 MiB/s",
+            Algorithm::Aes192Ctr,
+            Operation::Encrypt,
+        ),
+        ("SHA                  25 MiB took 1.000 seconds,   24.512 MiB/s", Algorithm::Sha1, Operation::Hash),
+        (
+            "HMAC-SHA             24 MiB took 1.000 seconds,   23.911 MiB/s",
+            Algorithm::HmacSha1,
+            Operation::Mac,
+        ),
+        (
+            "PBKDF2               32 bytes took 1.024 seconds,   31.250 bytes/s",
+            Algorithm::Pbkdf2,
+            Operation::Derive,
+        ),
+    ] {
+        let r = one(line);
+        assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+    }
+    let r = one("PBKDF2               32 bytes took 1.024 seconds,   31.250 bytes/s");
+    assert_eq!((r.total_seconds, r.bytes_per_sec), (Some(1.024), Some(31.25)));
+    assert!(r.note.as_deref().unwrap().contains("1000 iterations of HMAC-SHA256"), "{:?}", r.note);
+    let r = one("AES-192-GCM-dec-no_AAD 7 MiB took 1.000 seconds, 7.700 MiB/s");
+    assert_eq!((r.algorithm, r.operation), (Algorithm::Aes192Gcm, Operation::Decrypt));
+    assert!(r.note.as_deref().unwrap().starts_with("variant: without AAD"));
+    assert!(unread_reason("AES-CBC 9 MiB took 1.000 seconds, 8.521 MiB/s").contains("prints no key size"));
 }

@@ -103,7 +103,7 @@ impl CsvTable {
             ));
         }
         let mut figures = Figures::default();
-        let (mut name, mut strength, mut operation) = (None, None, None);
+        let (mut name, mut strength, mut operation, mut variant) = (None, None, None, None);
         let (mut bytes_total, mut rate, mut total_cycles) = (None, None, None);
         for (column, &cell) in self.columns.iter().zip(cells) {
             let number =
@@ -113,11 +113,7 @@ impl CsvTable {
             match column {
                 Column::Tag | Column::Other(_) => {}
                 Column::Name => name = Some(cell),
-                Column::Device if cell == "HW" => {
-                    return Err(
-                        "measured on a hardware device (HW): pqbench stores software runs only".into()
-                    );
-                }
+                Column::Device if cell == "HW" => variant = Some(super::hardware_variant()),
                 Column::Device => {}
                 Column::Strength => strength = Some(whole()?),
                 Column::Operation => operation = Some(cell),
@@ -164,11 +160,16 @@ impl CsvTable {
         }
         match self.kind {
             Kind::Asymmetric => {
-                let strength = strength.ok_or("no key size in the row")?;
+                let strength = Some(strength.ok_or("no key size in the row")?);
                 let operation = operation.ok_or("no operation in the row")?.to_string();
                 let name = ecc_name(name);
-                let label = format!("{name} {strength} {operation}");
-                Ok(Measured { label, identity: Identity::Asymmetric { name, strength, operation }, figures })
+                let label = super::asymmetric_label(&name, strength, &operation);
+                Ok(Measured {
+                    label,
+                    identity: Identity::Asymmetric { name, strength, operation },
+                    variant,
+                    figures,
+                })
             }
             Kind::Symmetric => {
                 match (bytes_total, figures.total_seconds) {
@@ -197,6 +198,7 @@ impl CsvTable {
                 Ok(Measured {
                     label: description.clone(),
                     identity: Identity::Symmetric { description },
+                    variant,
                     figures,
                 })
             }

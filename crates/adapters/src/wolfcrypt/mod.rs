@@ -35,14 +35,28 @@
 //!   ..."`, `"wolfCrypt Benchmark (block bytes %d, min %.1f sec each)"`,
 //!   and the application's `"Benchmark complete"`.
 //!
+//! - post-quantum, `bench_stats_pq_asym_finish` (4.8–5.5 with liboqs or
+//!   pqm4): `"%-18s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"` — a
+//!   `_levelN` name with its operation (`kyber_level1-kg`, `-ed`;
+//!   `DILITHIUM_level2 sign`, `FALCON_level1 verify`), no strength.
+//!
 //! Names as benchmark.c prints them: `"ECC   [%15s]"`, `"ECDHE [%15s]"`,
 //! `"ECDSA [%15s]"` with `wc_ecc_get_name()` and strength = key bytes × 8
-//! (so P-521 is 528); older releases print plain `ECC`/`ECDHE`/`ECDSA`.
-//! `"ML-KEM 512 "`/`"KYBER512 "` with strength 128/192/256 (the brief's
-//! newer line `ML-KEM 768 key gen` has the set as strength) and operations
-//! "key gen"/"encap"/"decap"; `"ML-DSA"` (older `"DILITHIUM"`) with the
-//! parameter set (44/65/87; older levels 2/3/5) as strength; `"CURVE"`,
-//! `"ED"` with 25519/448; `"RSA"`, `"DH"` with the modulus size.
+//! (so P-521 is 528); older releases print plain `ECC`/`ECDHE`/`ECDSA`, and
+//! the NUCLEO logs of 5.7 the bracket with no strength (`ECDH  [SECP256R1]
+//! agree`), the curve naming the key. `"ML-KEM 512 "` with strength
+//! 128/192/256 (the brief's newer line `ML-KEM 768 key gen` has the set as
+//! strength) and operations "key gen"/"encap"/"decap"; `"KYBER512 "` is
+//! round 3 Kyber (`Kyber-512`, never ML-KEM); `"ML-DSA"` with the parameter
+//! set (44/65/87, or in 5.7 the level 2/3/5), older `"DILITHIUM"` with the
+//! level (round 3 Dilithium, `Dilithium-2`...); `"CURVE"`, `"ED"` with
+//! 25519/448; `"RSA"`, `"DH"` with the modulus size. A pre-FIPS algorithm
+//! is stored under its own name, never a FIPS one.
+//!
+//! A variant of a row (a `-no_AAD` label, a `HW` line, a further line for
+//! a pair already read such as a second GMAC table) is stored as its own
+//! result under the same names, its note starting with `variant:` and
+//! saying which; the first plain line of a pair stays first.
 //!
 //! Laid out as: `mod.rs` holds [`parse`] and the walk over the log's
 //! lines, which hands each line to its reader (`text` for the text lines
@@ -123,12 +137,40 @@ struct Measured {
     /// wolfCrypt's name for what was measured, as printed (for reasons).
     label: String,
     identity: Identity,
+    /// Which variant of its row the line is, when its marker says so
+    /// (`HW`), as the note's first words.
+    variant: Option<String>,
     figures: Figures,
 }
 
 enum Identity {
-    Symmetric { description: String },
-    Asymmetric { name: String, strength: u64, operation: String },
+    Symmetric {
+        description: String,
+    },
+    /// `strength` is None where the line prints none: the bracketed ECC
+    /// form of the NUCLEO logs and the post-quantum `*_levelN` forms.
+    Asymmetric {
+        name: String,
+        strength: Option<u64>,
+        operation: String,
+    },
+}
+
+/// wolfCrypt's name for an asymmetric line, for reasons and notes.
+fn asymmetric_label(name: &str, strength: Option<u64>, operation: &str) -> String {
+    match strength {
+        Some(strength) => format!("{name} {strength} {operation}"),
+        None => format!("{name} {operation}"),
+    }
+}
+
+/// How a variant's note begins, so that a reader (or a filter) can tell a
+/// variant row from the main one.
+const VARIANT: &str = "variant:";
+
+/// The note of a line measured on wolfCrypt's hardware device.
+fn hardware_variant() -> String {
+    format!("{VARIANT} HW, measured through wolfCrypt's crypto device (BENCH_DEVID), not in software")
 }
 
 #[derive(Default)]
@@ -206,7 +248,7 @@ impl Parser {
     }
 
     fn store(&mut self, number: usize, raw: &str, measured: Measured) {
-        let Measured { label, identity, mut figures } = measured;
+        let Measured { label, identity, variant, mut figures } = measured;
         let named = match &identity {
             Identity::Symmetric { description } => symmetric_name(description),
             Identity::Asymmetric { name, strength, operation } => asymmetric_name(name, *strength, operation),
@@ -215,15 +257,21 @@ impl Parser {
             Ok(named) => named,
             Err(reason) => return self.leftovers.unread(number, raw, reason),
         };
-        if !self.seen.insert(algorithm, operation) {
-            return self.leftovers.unread(
-                number,
-                raw,
-                format!("second line for {algorithm} {operation} ({label}); the first is kept"),
-            );
+        let mut notes = Notes::default();
+        // A variant of a row (GCM without AAD, a hardware device's line, a
+        // second GMAC table) is stored as its own row under the same names,
+        // its note saying which variant it is; the first line read of a
+        // pair stays first, so whatever shows one row per pair shows it.
+        let marked = variant.is_some() || name_note.as_deref().is_some_and(|n| n.starts_with(VARIANT));
+        if let Some(variant) = variant {
+            notes.push(variant);
+        }
+        if !marked && !self.seen.insert(algorithm, operation) {
+            notes.push(format!(
+                "{VARIANT} a further line for {algorithm} {operation} (wolfCrypt's {label}); the first is the main row"
+            ));
         }
         let mut result = bare_result(algorithm, operation);
-        let mut notes = Notes::default();
         if let Some(note) = name_note {
             notes.push(note);
         }

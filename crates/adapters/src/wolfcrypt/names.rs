@@ -4,6 +4,8 @@
 
 use pqbench_types::{Algorithm, Operation};
 
+use super::VARIANT;
+
 /// `ECC [      SECP256R1]` with its padding → `ECC [SECP256R1]`.
 pub(super) fn ecc_name(name: &str) -> String {
     match (name.find('['), name.rfind(']')) {
@@ -20,16 +22,19 @@ type Named = (Algorithm, Operation, Option<String>);
 pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
     use Algorithm::*;
     use Operation::*;
-    if let Some(base) = description.strip_suffix("-no_AAD")
+    // `bench_aes_aad_options_wrap` (`-no_aad`, `-aad_size`, `-all_aad`)
+    // appends the AAD it used to the label: `AES-128-GCM-enc-no_AAD`.
+    if let Some((base, aad)) = description.rsplit_once('-')
+        && aad.contains("AAD")
         && let Ok((algorithm, operation, _)) = symmetric_name(base)
     {
-        return Err(format!(
-            "a variant without AAD of {algorithm} {operation}; pqbench's AES-GCM figures are with AAD"
-        ));
+        let what = if aad == "no_AAD" { "without AAD".to_string() } else { format!("AAD {aad}") };
+        return Ok((algorithm, operation, Some(format!("{VARIANT} {what} (wolfCrypt's {description})"))));
     }
-    if let Some(variant) = description.strip_prefix("GMAC") {
-        let note =
-            (!variant.trim().is_empty()).then(|| format!("wolfCrypt's {description} (its GHASH variant)"));
+    if let Some(table) = description.strip_prefix("GMAC") {
+        // `bench_gmac` prints one line per GHASH table it is built with;
+        // the first is the row, any further one a variant of it.
+        let note = (!table.trim().is_empty()).then(|| format!("wolfCrypt's {description} (its GHASH table)"));
         return Ok((Gmac, Mac, note));
     }
     let named = |a, o| Ok((a, o, None));
@@ -37,14 +42,19 @@ pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
         "RNG" => named(Rng, Generate),
         "AES-128-CBC-enc" => named(Aes128Cbc, Encrypt),
         "AES-128-CBC-dec" => named(Aes128Cbc, Decrypt),
+        "AES-192-CBC-enc" => named(Aes192Cbc, Encrypt),
+        "AES-192-CBC-dec" => named(Aes192Cbc, Decrypt),
         "AES-256-CBC-enc" => named(Aes256Cbc, Encrypt),
         "AES-256-CBC-dec" => named(Aes256Cbc, Decrypt),
         "AES-128-GCM-enc" => named(Aes128Gcm, Encrypt),
         "AES-128-GCM-dec" => named(Aes128Gcm, Decrypt),
+        "AES-192-GCM-enc" => named(Aes192Gcm, Encrypt),
+        "AES-192-GCM-dec" => named(Aes192Gcm, Decrypt),
         "AES-256-GCM-enc" => named(Aes256Gcm, Encrypt),
         "AES-256-GCM-dec" => named(Aes256Gcm, Decrypt),
         // CTR is its own inverse; wolfCrypt times one direction.
         "AES-128-CTR" | "AES-128-CTR-enc" => named(Aes128Ctr, Encrypt),
+        "AES-192-CTR" | "AES-192-CTR-enc" => named(Aes192Ctr, Encrypt),
         "AES-256-CTR" | "AES-256-CTR-enc" => named(Aes256Ctr, Encrypt),
         "CHACHA" => named(ChaCha20, Encrypt),
         "CHA-POLY" => Ok((
@@ -53,6 +63,8 @@ pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
             Some("wolfCrypt's CHA-POLY times the AEAD's encryption only".into()),
         )),
         "POLY1305" => named(Poly1305, Mac),
+        // benchmark.c's `bench_sha` and `bench_hmac_sha` name SHA-1 "SHA".
+        "SHA" | "SHA-1" => named(Sha1, Hash),
         "SHA-224" => named(Sha224, Hash),
         "SHA-256" => named(Sha256, Hash),
         "SHA-384" => named(Sha384, Hash),
@@ -65,22 +77,36 @@ pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
         "SHA3-512" => named(Sha3_512, Hash),
         "SHAKE128" => named(Shake128, Hash),
         "SHAKE256" => named(Shake256, Hash),
+        "HMAC-SHA" | "HMAC-SHA1" => named(HmacSha1, Mac),
         "HMAC-SHA224" => named(HmacSha224, Mac),
         "HMAC-SHA256" => named(HmacSha256, Mac),
         "HMAC-SHA384" => named(HmacSha384, Mac),
         "HMAC-SHA512" => named(HmacSha512, Mac),
         "AES-CMAC" => named(AesCmac, Mac),
+        // `bench_pbkdf2`: 1000 iterations of HMAC-SHA256 deriving 32 bytes,
+        // printed as a throughput of derived bytes.
+        "PBKDF2" => Ok((
+            Pbkdf2,
+            Derive,
+            Some("wolfCrypt's PBKDF2: 1000 iterations of HMAC-SHA256 per 32 derived bytes".into()),
+        )),
+        "AES-CBC" | "AES-CBC-enc" | "AES-CBC-dec" => {
+            Err(format!("wolfCrypt's {description} prints no key size, so it has no AES-128/192/256 name"))
+        }
         "AES-128-CMAC" | "AES-256-CMAC" => Ok((AesCmac, Mac, Some(format!("wolfCrypt's {description}")))),
         other => Err(format!("no pqbench name for wolfCrypt's {other}")),
     }
 }
 
 /// pqbench's names for an asymmetric line's name, strength and operation.
-pub(super) fn asymmetric_name(name: &str, strength: u64, operation: &str) -> Result<Named, String> {
+pub(super) fn asymmetric_name(name: &str, strength: Option<u64>, operation: &str) -> Result<Named, String> {
     use Algorithm::*;
     use Operation::*;
-    let what = format!("{name} {strength} {operation}");
-    let unnamed = || format!("no pqbench name for wolfCrypt's {what}");
+    let unnamed =
+        || format!("no pqbench name for wolfCrypt's {}", super::asymmetric_label(name, strength, operation));
+    if strength.is_none() && name.to_ascii_lowercase().contains("_level") {
+        return post_quantum_name(name, operation);
+    }
     let op = match operation {
         "key gen" => Keygen,
         "agree" => Agree,
@@ -101,30 +127,20 @@ pub(super) fn asymmetric_name(name: &str, strength: u64, operation: &str) -> Res
         Some((family, curve)) => (family, Some(curve.trim_end_matches(']'))),
         None => (name, None),
     };
+    let Some(strength) = strength else {
+        // Only a curve in brackets names its key without a strength.
+        return match (family, curve) {
+            ("ECC" | "ECDHE" | "ECDH" | "ECDSA", Some(_)) => ecc(family, curve, None, op, unnamed),
+            _ => Err("no key size or strength before the operation".into()),
+        };
+    };
     match (family, strength) {
         ("RSA", 2048) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa2048, None),
         ("RSA", 3072) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa3072, None),
         ("RSA", 4096) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa4096, None),
         ("DH", 2048) => pick(&[Keygen, Agree], Dh2048, None),
         ("DH", 3072) => pick(&[Keygen, Agree], Dh3072, None),
-        ("ECC" | "ECDHE" | "ECDSA", _) => {
-            // wolfCrypt prints the key's bytes × 8: P-521 is 528.
-            let (ecdh, ecdsa, nist) = match (curve, strength) {
-                (Some("SECP256R1") | None, 256) => (EcdhP256, EcdsaP256, "P-256"),
-                (Some("SECP384R1") | None, 384) => (EcdhP384, EcdsaP384, "P-384"),
-                (Some("SECP521R1") | None, 521 | 528) => (EcdhP521, EcdsaP521, "P-521"),
-                _ => return Err(unnamed()),
-            };
-            let note = curve.is_none().then(|| {
-                format!("curve not printed; NIST {nist}, wolfCrypt's default for {strength}-bit keys")
-            });
-            match family {
-                // pqbench measures a curve's key generation under ECDH.
-                "ECC" => pick(&[Keygen], ecdh, note),
-                "ECDHE" => pick(&[Agree], ecdh, note),
-                _ => pick(&[Sign, Verify], ecdsa, note),
-            }
-        }
+        ("ECC" | "ECDHE" | "ECDH" | "ECDSA", _) => ecc(family, curve, Some(strength), op, unnamed),
         ("CURVE", 25519) => pick(&[Keygen, Agree], X25519, None),
         ("CURVE", 448) => pick(&[Keygen, Agree], X448, None),
         ("ED", 25519) => pick(&signature, Ed25519, None),
@@ -138,34 +154,130 @@ pub(super) fn asymmetric_name(name: &str, strength: u64, operation: &str) -> Res
         ("ML-KEM 512", _) => pick(&kem, MlKem512, None),
         ("ML-KEM 768", _) => pick(&kem, MlKem768, None),
         ("ML-KEM 1024", _) => pick(&kem, MlKem1024, None),
-        ("KYBER512" | "KYBER768" | "KYBER1024", _) => {
-            let algorithm = match family {
-                "KYBER512" => MlKem512,
-                "KYBER768" => MlKem768,
-                _ => MlKem1024,
-            };
-            pick(
-                &kem,
-                algorithm,
-                Some(format!("Kyber (pre-FIPS 203) {family}, as printed; stored under {algorithm}")),
-            )
+        // wolfSSL's own Kyber before FIPS 203 (5.6–5.7): round 3 Kyber,
+        // whose keys and ciphertexts differ from ML-KEM's.
+        ("KYBER512", _) => {
+            pick(&kem, Kyber512, Some(format!("Kyber round 3 (pre-FIPS 203), printed {family}")))
+        }
+        ("KYBER768", _) => {
+            pick(&kem, Kyber768, Some(format!("Kyber round 3 (pre-FIPS 203), printed {family}")))
+        }
+        ("KYBER1024", _) => {
+            pick(&kem, Kyber1024, Some(format!("Kyber round 3 (pre-FIPS 203), printed {family}")))
         }
         ("ML-DSA", 44) => pick(&signature, MlDsa44, None),
         ("ML-DSA", 65) => pick(&signature, MlDsa65, None),
         ("ML-DSA", 87) => pick(&signature, MlDsa87, None),
-        ("ML-DSA" | "DILITHIUM", 2 | 3 | 5) => {
+        // wolfSSL 5.7's `ML-DSA` with a level is its FIPS 204 code named by
+        // the level it replaces.
+        ("ML-DSA", 2 | 3 | 5) => {
             let algorithm = match strength {
                 2 => MlDsa44,
                 3 => MlDsa65,
                 _ => MlDsa87,
             };
-            let was = if family == "DILITHIUM" { "Dilithium (pre-FIPS 204)" } else { "ML-DSA" };
             pick(
                 &signature,
                 algorithm,
-                Some(format!("{was} level {strength}, as printed; stored under {algorithm}")),
+                Some(format!("ML-DSA level {strength}, as printed; stored under {algorithm}")),
+            )
+        }
+        ("DILITHIUM", 2 | 3 | 5) => {
+            let algorithm = match strength {
+                2 => Dilithium2,
+                3 => Dilithium3,
+                _ => Dilithium5,
+            };
+            pick(
+                &signature,
+                algorithm,
+                Some(format!("Dilithium round 3 (pre-FIPS 204) level {strength}, as printed")),
             )
         }
         _ => Err(unnamed()),
+    }
+}
+
+/// ECC lines: `ECC` (key generation), `ECDHE`/`ECDH` (agreement), `ECDSA`,
+/// named by the curve in brackets where printed, else by the strength
+/// (the key's bytes × 8: P-521 is 528).
+fn ecc(
+    family: &str,
+    curve: Option<&str>,
+    strength: Option<u64>,
+    op: Operation,
+    unnamed: impl Fn() -> String,
+) -> Result<Named, String> {
+    use Algorithm::*;
+    use Operation::*;
+    let what = unnamed;
+    let (ecdh, ecdsa, nist) = match (curve, strength) {
+        (Some("SECP256R1"), None | Some(256)) | (None, Some(256)) => (EcdhP256, EcdsaP256, "P-256"),
+        (Some("SECP384R1"), None | Some(384)) | (None, Some(384)) => (EcdhP384, EcdsaP384, "P-384"),
+        (Some("SECP521R1"), None | Some(521 | 528)) | (None, Some(521 | 528)) => {
+            (EcdhP521, EcdsaP521, "P-521")
+        }
+        _ => return Err(what()),
+    };
+    let note = match (curve, strength) {
+        (None, Some(strength)) => {
+            Some(format!("curve not printed; NIST {nist}, wolfCrypt's default for {strength}-bit keys"))
+        }
+        _ => None,
+    };
+    let (algorithm, allowed): (Algorithm, &[Operation]) = match family {
+        // pqbench measures a curve's key generation under ECDH.
+        "ECC" => (ecdh, &[Keygen]),
+        "ECDHE" | "ECDH" => (ecdh, &[Agree]),
+        _ => (ecdsa, &[Sign, Verify]),
+    };
+    if allowed.contains(&op) { Ok((algorithm, op, note)) } else { Err(what()) }
+}
+
+/// `bench_stats_pq_asym_finish`'s names (wolfSSL 4.8–5.5 with liboqs or
+/// pqm4): `kyber_levelN` with `kg`/`ed`, `DILITHIUM_levelN` and the
+/// others with `sign`/`verify`; round 3, so never a FIPS name.
+fn post_quantum_name(name: &str, operation: &str) -> Result<Named, String> {
+    use Algorithm::*;
+    use Operation::*;
+    let lower = name.to_ascii_lowercase();
+    let unnamed = |why: &str| format!("no pqbench name for wolfCrypt's {name} {operation}: {why}");
+    let Some((family, level)) = lower.rsplit_once("_level") else { return Err(unnamed("no level")) };
+    let note = |what: &str| format!("{what} (pre-FIPS) level {level}, printed {name}");
+    match (family, level, operation) {
+        ("kyber", "1" | "3" | "5", "kg" | "ed") => {
+            let algorithm = match level {
+                "1" => Kyber512,
+                "3" => Kyber768,
+                _ => Kyber1024,
+            };
+            let (op, timed) = match operation {
+                "kg" => (Keygen, ""),
+                _ => (EncapsDecaps, "; one encapsulation and one decapsulation timed together"),
+            };
+            Ok((algorithm, op, Some(format!("{}-{operation}{timed}", note("Kyber round 3")))))
+        }
+        ("dilithium", "2" | "3" | "5", "sign" | "verify") => {
+            let algorithm = match level {
+                "2" => Dilithium2,
+                "3" => Dilithium3,
+                _ => Dilithium5,
+            };
+            let op = if operation == "sign" { Sign } else { Verify };
+            Ok((algorithm, op, Some(note("Dilithium round 3"))))
+        }
+        ("dilithium_aes", ..) => {
+            Err(unnamed("Dilithium's AES variant, which is neither ML-DSA nor the Dilithium pqbench names"))
+        }
+        // liboqs's falcon_512 and falcon_1024 (`bench_pq_asym_opt`).
+        ("falcon", "1" | "5", "sign" | "verify") => {
+            let algorithm = if level == "1" { Falcon512 } else { Falcon1024 };
+            let op = if operation == "sign" { Sign } else { Verify };
+            Ok((algorithm, op, Some(note("Falcon round 3"))))
+        }
+        ("sphincs_fast" | "sphincs_small", ..) => Err(unnamed(
+            "pqbench's vocabulary has no SPHINCS+ names (a run command's 64 places are nearly all taken)",
+        )),
+        _ => Err(unnamed("not a post-quantum name benchmark.c prints")),
     }
 }

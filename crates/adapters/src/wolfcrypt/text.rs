@@ -57,28 +57,65 @@ pub(super) fn text_line(line: &str, context: &Context) -> Result<Measured, Strin
         asymmetric_text(&head[..head.len() - 1], tail, figures)
     } else {
         symmetric_text(head, tail, context, &mut figures)?;
-        let (description, label) = symmetric_label(head)?;
-        Ok(Measured { label, identity: Identity::Symmetric { description }, figures })
+        let (description, variant) = symmetric_label(head)?;
+        Ok(Measured {
+            label: description.clone(),
+            identity: Identity::Symmetric { description },
+            variant,
+            figures,
+        })
     }
 }
 
-/// The description before `amount unit took`, without a `HW`/`SW` marker.
-fn symmetric_label(head: &[&str]) -> Result<(String, String), String> {
+/// `HW`/`SW` (`BENCH_DEVID_GET_NAME`) off the end of a line's name: a
+/// hardware device's line is a variant of the software one.
+fn device_marker<'a>(name: &'a [&'a str]) -> (&'a [&'a str], Option<String>) {
+    match name {
+        [rest @ .., "SW"] => (rest, None),
+        [rest @ .., "HW"] => (rest, Some(super::hardware_variant())),
+        name => (name, None),
+    }
+}
+
+/// The description before `amount unit took`, without its `HW`/`SW` marker.
+fn symmetric_label(head: &[&str]) -> Result<(String, Option<String>), String> {
     let Some(name) = head.len().checked_sub(2).map(|end| &head[..end]) else {
         return Err("no amount and unit before \"took\"".into());
     };
-    let name = match name {
-        [rest @ .., "SW"] => rest,
-        [_rest @ .., "HW"] => {
-            return Err("measured on a hardware device (HW): pqbench stores software runs only".into());
-        }
-        name => name,
-    };
+    let (name, variant) = device_marker(name);
     if name.is_empty() {
         return Err("no algorithm name before the figures".into());
     }
-    let description = name.join(" ");
-    Ok((description.clone(), description))
+    Ok((name.join(" "), variant))
+}
+
+/// An asymmetric line's name, strength and operation, in the three forms
+/// benchmark.c prints: `RSA 2048 public` and `ECC [ SECP256R1] 256 key
+/// gen` (a strength between them), `ECC [SECP256R1] key gen` (the curve's
+/// bracket closes the name), and `kyber_level1-kg` / `FALCON_level1 sign`
+/// (`bench_stats_pq_asym_finish`, a `_levelN` name and no strength).
+fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), String> {
+    // The strength is the last number with a name before it and the
+    // operation ("key gen", "sign", ...) after it.
+    if let Some(at) = (1..words.len().saturating_sub(1)).rev().find(|&i| integer(words[i]).is_some()) {
+        let operation = words[at + 1..].join(" ");
+        return Ok((ecc_name(&words[..at].join(" ")), integer(words[at]), operation));
+    }
+    if let Some(close) = words.iter().position(|w| w.ends_with(']'))
+        && close + 1 < words.len()
+    {
+        return Ok((ecc_name(&words[..=close].join(" ")), None, words[close + 1..].join(" ")));
+    }
+    if let [name, rest @ ..] = words
+        && name.to_ascii_lowercase().contains("_level")
+    {
+        // `kyber_level1-kg`: the operation is the name's own suffix.
+        return Ok(match (rest, name.rsplit_once('-')) {
+            ([], Some((base, operation))) => (base.to_string(), None, operation.to_string()),
+            _ => (name.to_string(), None, rest.join(" ")),
+        });
+    }
+    Err("no key size or strength before the operation".into())
 }
 
 fn symmetric_text(
@@ -148,22 +185,8 @@ fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result
         return Err("no operation count before \"ops took\"".into());
     };
     let iterations = integer(count).ok_or_else(|| format!("malformed operation count {count:?}"))?;
-    let name_and_operation = match name_and_operation {
-        [rest @ .., "SW"] => rest,
-        [.., "HW"] => {
-            return Err("measured on a hardware device (HW): pqbench stores software runs only".into());
-        }
-        all => all,
-    };
-    // The strength is the last number with a name before it and the
-    // operation ("key gen", "sign", ...) after it.
-    let strength_at = (1..name_and_operation.len().saturating_sub(1))
-        .rev()
-        .find(|&i| integer(name_and_operation[i]).is_some())
-        .ok_or("no key size or strength before the operation")?;
-    let name = ecc_name(&name_and_operation[..strength_at].join(" "));
-    let strength = integer(name_and_operation[strength_at]).unwrap_or_default();
-    let operation = name_and_operation[strength_at + 1..].join(" ");
+    let (name_and_operation, variant) = device_marker(name_and_operation);
+    let (name, strength, operation) = asymmetric_identity(name_and_operation)?;
 
     let mut cursor = Cursor(tail);
     figures.total_seconds = Some(cursor.number("the seconds after \"took\"")?);
@@ -201,8 +224,8 @@ fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result
             figures.notes.push(format!("cycles per op = {total} cycles / {iterations} ops, as printed"));
         }
     }
-    let label = format!("{name} {strength} {operation}");
-    Ok(Measured { label, identity: Identity::Asymmetric { name, strength, operation }, figures })
+    let label = super::asymmetric_label(&name, strength, &operation);
+    Ok(Measured { label, identity: Identity::Asymmetric { name, strength, operation }, variant, figures })
 }
 
 /// `", max duration %.3f s, min duration %.3f s, mean duration %.3f s, sd
