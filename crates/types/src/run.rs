@@ -20,6 +20,9 @@ pub enum Source {
 }
 
 impl Source {
+    pub const ALL: &'static [Source] =
+        &[Source::Serial, Source::ProbeRs, Source::Browser, Source::Native, Source::Import];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Source::Serial => "serial",
@@ -31,9 +34,7 @@ impl Source {
     }
 
     pub fn from_name(text: &str) -> Option<Self> {
-        [Source::Serial, Source::ProbeRs, Source::Browser, Source::Native, Source::Import]
-            .into_iter()
-            .find(|s| s.as_str() == text)
+        Source::ALL.iter().copied().find(|s| s.as_str() == text)
     }
 }
 

@@ -136,7 +136,7 @@ pub struct MatrixRow<'r> {
 impl MatrixRow<'_> {
     /// The figure of the column at `index`.
     pub fn value(&self, figure: Column, index: usize) -> Option<f64> {
-        self.cells.get(index).copied().flatten().and_then(|r| figure.value(r))
+        self.cells.get(index).copied().flatten().and_then(|r| value(figure, r))
     }
 }
 
@@ -190,12 +190,23 @@ pub fn rows<'r>(
     rows
 }
 
+/// A result's figure as a matrix cell shows it: a column's own, but for
+/// work per operation, which is cycles on a chip and instructions (or
+/// emulated ticks) on an emulator, each named for what it is
+/// ([`WorkPerOp`]), so an emulated board's column is not empty.
+pub fn value(figure: Column, r: &BenchResult) -> Option<f64> {
+    match figure {
+        Column::CyclesPerOp => WorkPerOp::of(r).map(WorkPerOp::value),
+        figure => figure.value(r),
+    }
+}
+
 /// How many times the figure of `first` the figure of `second` is (for
 /// ops/s: how many times as fast; for a time or a size: how many times as
 /// long or as large). None where either has none, or `first`'s is 0.
 pub fn ratio(figure: Column, first: &BenchResult, second: &BenchResult) -> Option<f64> {
-    let base = figure.value(first)?;
-    let other = figure.value(second)?;
+    let base = value(figure, first)?;
+    let other = value(figure, second)?;
     (base > 0.0).then(|| other / base)
 }
 
