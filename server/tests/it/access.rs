@@ -112,7 +112,7 @@ async fn beyond_loopback_every_write_needs_the_token_and_no_read_does() {
         .await
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
-    assert_eq!(response.json::<Value>().await.unwrap()["runs"][0]["results"].as_array().unwrap().len(), 58);
+    assert_eq!(response.json::<Value>().await.unwrap()["runs"][0]["results"].as_array().unwrap().len(), 62);
     let response = request(&server, &Method::POST, "/api/uploads", &browser_upload())
         .bearer_auth(TOKEN)
         .send()
