@@ -218,7 +218,8 @@ impl Reader {
 
     fn merge(&mut self, row: Row) -> Result<(), String> {
         let (algorithm, name_note) = scheme_name(&row.scheme)?;
-        let kem = matches!(algorithm, Algorithm::MlKem512 | Algorithm::MlKem768 | Algorithm::MlKem1024);
+        use Algorithm::*;
+        let kem = matches!(algorithm, MlKem512 | MlKem768 | MlKem1024 | Kyber512 | Kyber768 | Kyber1024);
         let allowed: &[Operation] = if kem {
             &[Operation::Keygen, Operation::Encaps, Operation::Decaps]
         } else {
@@ -536,8 +537,11 @@ fn header_column(cell: &str) -> Column {
 /// pqbench's name for a pqm4 scheme, and a note when pqm4's is an older one.
 fn scheme_name(scheme: &str) -> Result<(Algorithm, Option<String>), String> {
     use Algorithm::*;
-    let renamed = |algorithm: Algorithm, was: &str| {
-        Ok((algorithm, Some(format!("{was} {scheme}, as printed; stored under {algorithm}"))))
+    // Round 3 Kyber and Dilithium (pqm4 before FIPS 203/204) are their
+    // own algorithms, as in the wolfCrypt reader: their outputs differ from
+    // ML-KEM's and ML-DSA's, so a pre-FIPS row never lands under a FIPS name.
+    let round3 = |algorithm: Algorithm, what: &str| {
+        Ok((algorithm, Some(format!("{what} round 3 ({scheme}, as printed), not {}", fips(algorithm)))))
     };
     match scheme {
         "ml-kem-512" => Ok((MlKem512, None)),
@@ -546,19 +550,33 @@ fn scheme_name(scheme: &str) -> Result<(Algorithm, Option<String>), String> {
         "ml-dsa-44" => Ok((MlDsa44, None)),
         "ml-dsa-65" => Ok((MlDsa65, None)),
         "ml-dsa-87" => Ok((MlDsa87, None)),
-        "kyber512" => renamed(MlKem512, "Kyber (pre-FIPS 203)"),
-        "kyber768" => renamed(MlKem768, "Kyber (pre-FIPS 203)"),
-        "kyber1024" => renamed(MlKem1024, "Kyber (pre-FIPS 203)"),
-        "dilithium2" => renamed(MlDsa44, "Dilithium (pre-FIPS 204)"),
-        "dilithium3" => renamed(MlDsa65, "Dilithium (pre-FIPS 204)"),
-        "dilithium5" => renamed(MlDsa87, "Dilithium (pre-FIPS 204)"),
+        "kyber512" => round3(Kyber512, "Kyber"),
+        "kyber768" => round3(Kyber768, "Kyber"),
+        "kyber1024" => round3(Kyber1024, "Kyber"),
+        "dilithium2" => round3(Dilithium2, "Dilithium"),
+        "dilithium3" => round3(Dilithium3, "Dilithium"),
+        "dilithium5" => round3(Dilithium5, "Dilithium"),
         "dilithium4" | "dilithium1" => Err(format!(
-            "no pqbench name for pqm4's {scheme}: a round-2 Dilithium parameter set, not an ML-DSA one"
+            "no pqbench name for pqm4's {scheme}: a round-2 Dilithium parameter set, neither ML-DSA nor round 3's"
         )),
         other if other.starts_with("kyber") && other.ends_with("-90s") => Err(format!(
-            "no pqbench name for pqm4's {other}: Kyber's 90s variant (AES/SHA-2) has no ML-KEM equivalent"
+            "no pqbench name for pqm4's {other}: Kyber's 90s variant (AES/SHA-2), neither ML-KEM nor round 3's Kyber"
         )),
         other => Err(format!("no pqbench name for pqm4's scheme {other}")),
+    }
+}
+
+/// The standard a round 3 set became, for a note that says it is not it.
+fn fips(algorithm: Algorithm) -> Algorithm {
+    use Algorithm::*;
+    match algorithm {
+        Kyber512 => MlKem512,
+        Kyber768 => MlKem768,
+        Kyber1024 => MlKem1024,
+        Dilithium2 => MlDsa44,
+        Dilithium3 => MlDsa65,
+        Dilithium5 => MlDsa87,
+        other => other,
     }
 }
 
