@@ -4,7 +4,7 @@
 use pqbench_types::{Algorithm, Operation};
 
 use super::*;
-use crate::{BenchResult, UnreadLine};
+use crate::BenchResult;
 
 const SAMPLE: &str = include_str!("../../../tests/samples/wolfcrypt-stm32u585-memory.txt");
 
@@ -819,10 +819,6 @@ fn liboqs_and_pqm4_forms() {
     );
     for (line, why) in [
         (
-            "SPHINCS_FAST_level1 sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec",
-            "no SPHINCS+ names",
-        ),
-        (
             "DILITHIUM_AES_level3 verify 3900 ops took 1.012 sec, avg 0.260 ms, 3851.921 ops/sec",
             "AES variant",
         ),
@@ -889,4 +885,73 @@ fn aes_192_sha_1_and_pbkdf2() {
     assert_eq!((r.algorithm, r.operation), (Algorithm::Aes192Gcm, Operation::Decrypt));
     assert!(r.note.as_deref().unwrap().starts_with("variant: without AAD"));
     assert!(unread_reason("AES-CBC 9 MiB took 1.000 seconds, 8.521 MiB/s").contains("prints no key size"));
+}
+
+// `bench_xmss_sign_verify`'s lines (wolfSSL master 0004fcc's benchmark.c,
+// `bench_stats_asym_finish(params, (int)skSz, "gen", ...)` and the same with
+// `sigSz` for "sign"/"verify"): the parameter set names the key, the number
+// before the operation is a size in bytes, not a strength.
+#[test]
+fn xmss_forms() {
+    for (line, algorithm, operation) in [
+        (
+            "XMSS-SHA2_10_256  1373      gen      1 ops took 1.270 sec, avg 1270.000 ms, 0.787 ops/sec",
+            Algorithm::XmssSha2_10_256,
+            Operation::Keygen,
+        ),
+        (
+            "XMSS-SHA2_10_256  2500     sign    300 ops took 1.003 sec, avg 3.343 ms, 299.103 ops/sec",
+            Algorithm::XmssSha2_10_256,
+            Operation::Sign,
+        ),
+        (
+            "XMSSMT-SHA2_20/2_256  4963   verify   3600 ops took 1.000 sec, avg 0.278 ms, 3600.000 ops/sec",
+            Algorithm::XmssMtSha2_20_2_256,
+            Operation::Verify,
+        ),
+        (
+            "XMSSMT-SHA2_60/12_256 15252     sign    120 ops took 1.010 sec, avg 8.417 ms, 118.812 ops/sec",
+            Algorithm::XmssMtSha2_60_12_256,
+            Operation::Sign,
+        ),
+    ] {
+        let r = one(line);
+        assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+        assert!(r.iterations.is_some() && r.avg_ms.is_some(), "{line}");
+    }
+    // BENCH_XMSS_SLOW_KEYGEN's sets have no pqbench name yet.
+    assert_eq!(
+        unread_reason(
+            "XMSS-SHA2_16_256  2000      gen      1 ops took 9.000 sec, avg 9000.000 ms, 0.111 ops/sec"
+        ),
+        "no pqbench name for wolfCrypt's XMSS-SHA2_16_256 2000 gen"
+    );
+}
+
+// `bench_stats_pq_asym_finish`'s SPHINCS+ lines (liboqs, the
+// `SPHINCS_FAST_levelN`/`SPHINCS_SMALL_levelN` names of wolfSSL 5.x's
+// `bench_pq_asym_opt`): round 3 SPHINCS+, never SLH-DSA.
+#[test]
+fn sphincs_plus_forms() {
+    for (line, algorithm, operation) in [
+        (
+            "SPHINCS_FAST_level1 sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec",
+            Algorithm::SphincsPlus128f,
+            Operation::Sign,
+        ),
+        (
+            "SPHINCS_SMALL_level3 verify   900 ops took 1.001 sec, avg 1.112 ms, 899.101 ops/sec",
+            Algorithm::SphincsPlus192s,
+            Operation::Verify,
+        ),
+        (
+            "SPHINCS_FAST_level5 verify   300 ops took 1.002 sec, avg 3.340 ms, 299.401 ops/sec",
+            Algorithm::SphincsPlus256f,
+            Operation::Verify,
+        ),
+    ] {
+        let r = one(line);
+        assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+        assert!(r.note.as_deref().unwrap().starts_with("SPHINCS+ round 3 (pre-FIPS)"), "{:?}", r.note);
+    }
 }

@@ -62,7 +62,11 @@ pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
         if !pqbench_suite::supports(algorithm) {
             return Err(RunError::Invalid(format!("the suite does not measure {algorithm} yet")));
         }
-        command = command.with_algorithm(algorithm);
+        // Every suite algorithm has a bit (a test holds it); this says so
+        // should one ever be appended past the run command's places.
+        command = command
+            .with_algorithm(algorithm)
+            .map_err(|why| RunError::Invalid(format!("{algorithm}: {}", why.as_str())))?;
     }
     Ok(command)
 }
@@ -345,5 +349,42 @@ impl Counted {
             results,
             rejected: self.rejected.load(Ordering::Relaxed),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pqbench_api::uploads::MAX_MEASUREMENTS;
+    use pqbench_types::Algorithm;
+
+    use super::*;
+
+    fn request(algorithms: Vec<Algorithm>) -> RunRequest {
+        RunRequest {
+            board: "qemu-mps2-an386".into(),
+            algorithms: Some(algorithms),
+            min_iterations: None,
+            min_time_ms: None,
+            variant: None,
+        }
+    }
+
+    #[test]
+    fn every_suite_algorithm_has_a_run_command_bit_and_its_run_fits_an_upload() {
+        // The run command's bits cover only the first places of
+        // `Algorithm::ALL`, and an upload (one run of the suite in a
+        // browser or on a host) is bounded by the suite's pairs, not by
+        // every name × every operation: both hold here, where the suite
+        // and the bounds meet.
+        let suite: Vec<Algorithm> = pqbench_suite::CATALOGUE.iter().map(|&(a, _)| a).collect();
+        let Ok(command) = command(&request(suite.clone())) else { panic!("the suite's algorithms run") };
+        assert!(suite.iter().all(|&a| command.includes(a)));
+        assert!(pqbench_suite::CATALOGUE.len() * 10 <= MAX_MEASUREMENTS, "room for the suite to grow");
+    }
+
+    #[test]
+    fn a_name_the_suite_does_not_run_is_refused_with_why() {
+        let Err(RunError::Invalid(why)) = command(&request(vec![Algorithm::Kyber768])) else { panic!() };
+        assert_eq!(why, "the suite does not measure Kyber-768 yet");
     }
 }

@@ -127,8 +127,8 @@ names! {
         // ML-DSA: their outputs differ from the standards'. The set is
         // spelled as the contract spells ML-KEM's, hyphenated, and names
         // the parameter set (Kyber's level 1 is Kyber-512). A run command
-        // has 64 places (`pqbench_wire::RunCommand`) and an upload takes
-        // every name × every operation (1000 measurements): 63 × 15 fits.
+        // selects by the first 64 places (`pqbench_wire::RunCommand`), which
+        // hold every suite algorithm; names past them are for imports only.
         Aes192Cbc => "AES-192-CBC",
         Aes192Gcm => "AES-192-GCM",
         Aes192Ctr => "AES-192-CTR",
@@ -144,6 +144,28 @@ names! {
         // Falcon round 3 (before FN-DSA), by its parameter set.
         Falcon512 => "Falcon-512",
         Falcon1024 => "Falcon-1024",
+        // Names for imports only, never run on a board: the host refuses
+        // them as not the suite's, and from place 64 on a run command has
+        // no bit for one and is refused. SPHINCS+
+        // round 3 (liboqs, before FIPS 205's SLH-DSA) by its security
+        // category and its fast (f) or small (s) set.
+        SphincsPlus128f => "SPHINCS+-128f",
+        SphincsPlus128s => "SPHINCS+-128s",
+        SphincsPlus192f => "SPHINCS+-192f",
+        SphincsPlus192s => "SPHINCS+-192s",
+        SphincsPlus256f => "SPHINCS+-256f",
+        SphincsPlus256s => "SPHINCS+-256s",
+        // XMSS and XMSS^MT (RFC 8391, SP 800-208), stateful hash-based
+        // signatures, spelled as their parameter sets are: height (and
+        // layers), and the hash's output bits.
+        XmssSha2_10_256 => "XMSS-SHA2_10_256",
+        XmssSha2_10_192 => "XMSS-SHA2_10_192",
+        XmssMtSha2_20_2_256 => "XMSSMT-SHA2_20/2_256",
+        XmssMtSha2_20_4_256 => "XMSSMT-SHA2_20/4_256",
+        XmssMtSha2_40_4_256 => "XMSSMT-SHA2_40/4_256",
+        XmssMtSha2_40_8_256 => "XMSSMT-SHA2_40/8_256",
+        XmssMtSha2_60_6_256 => "XMSSMT-SHA2_60/6_256",
+        XmssMtSha2_60_12_256 => "XMSSMT-SHA2_60/12_256",
     }
 }
 
@@ -210,7 +232,10 @@ impl Algorithm {
         use Algorithm::*;
         match self {
             MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 | Kyber512 | Kyber768
-            | Kyber1024 | Dilithium2 | Dilithium3 | Dilithium5 | Falcon512 | Falcon1024 => {
+            | Kyber1024 | Dilithium2 | Dilithium3 | Dilithium5 | Falcon512 | Falcon1024 | SphincsPlus128f
+            | SphincsPlus128s | SphincsPlus192f | SphincsPlus192s | SphincsPlus256f | SphincsPlus256s
+            | XmssSha2_10_256 | XmssSha2_10_192 | XmssMtSha2_20_2_256 | XmssMtSha2_20_4_256
+            | XmssMtSha2_40_4_256 | XmssMtSha2_40_8_256 | XmssMtSha2_60_6_256 | XmssMtSha2_60_12_256 => {
                 Family::PostQuantum
             }
             Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
@@ -270,7 +295,18 @@ mod tests {
         assert_eq!(Algorithm::ALL[22], Algorithm::HmacSha256);
         assert_eq!(Algorithm::ALL[48], Algorithm::Ed448);
         assert_eq!(Algorithm::ALL[49], Algorithm::Aes192Cbc);
-        assert!(Algorithm::ALL.len() <= 64, "a run command has 64 places");
+        assert_eq!(Algorithm::ALL[62], Algorithm::Falcon1024);
+        // The last place with a run command bit, and the first without.
+        assert_eq!(Algorithm::ALL[63], Algorithm::SphincsPlus128f);
+        assert_eq!(Algorithm::ALL[64], Algorithm::SphincsPlus128s);
+    }
+
+    #[test]
+    fn names_for_imports_only_read_back_and_are_post_quantum() {
+        assert_eq!(Algorithm::from_name("SPHINCS+-128f"), Ok(Algorithm::SphincsPlus128f));
+        assert_eq!(Algorithm::from_name("XMSSMT-SHA2_20/2_256"), Ok(Algorithm::XmssMtSha2_20_2_256));
+        assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128f"), Err(UnknownName));
+        assert_eq!(Algorithm::XmssSha2_10_256.family(), Family::PostQuantum);
     }
 
     #[cfg(feature = "alloc")]

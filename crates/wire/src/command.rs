@@ -26,11 +26,16 @@ pub enum Command {
 pub struct RunCommand {
     pub min_iterations: u32,
     pub min_time_ms: u32,
-    /// One bit per entry of [`Algorithm::ALL`].
+    /// One bit per entry of [`Algorithm::ALL`] up to [`RUNNABLE_PLACES`]:
+    /// a board runs only the suite's algorithms, which are all among the
+    /// first places, so the names appended for published logs need none.
     algorithms: u64,
 }
 
-const _: () = assert!(Algorithm::ALL.len() <= 64);
+/// How many of [`Algorithm::ALL`]'s first entries a run command can name:
+/// one bit each of its `u64`. A name past them is still a name (an import
+/// stores it) but never one a board is asked to run.
+pub const RUNNABLE_PLACES: usize = u64::BITS as usize;
 
 impl RunCommand {
     pub const fn new(min_iterations: u32, min_time_ms: u32) -> Self {
@@ -38,18 +43,26 @@ impl RunCommand {
     }
 
     /// Restricts the run to these algorithms (added to any named before).
-    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Self {
-        self.algorithms |= 1 << Self::bit(algorithm);
-        self
+    /// An algorithm past the first [`RUNNABLE_PLACES`] is refused, not
+    /// dropped: dropping the only one named would run them all.
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> Result<Self, CommandError> {
+        let bit = Self::bit(algorithm).ok_or(CommandError::NotRunnable)?;
+        self.algorithms |= 1 << bit;
+        Ok(self)
     }
 
-    fn bit(algorithm: Algorithm) -> usize {
-        Algorithm::ALL.iter().position(|&a| a == algorithm).unwrap_or(0)
+    /// The algorithm's bit: its place in `ALL` (appending keeps every
+    /// existing name's bit), if within the first 64.
+    fn bit(algorithm: Algorithm) -> Option<u32> {
+        let place = Algorithm::ALL.iter().position(|&a| a == algorithm)?;
+        u32::try_from(place).ok().filter(|&bit| bit < u64::BITS)
     }
 
     /// Whether the run includes `algorithm`; with none named, all are.
+    /// An algorithm with no bit is included only then (a board has no
+    /// code for one anyway).
     pub fn includes(&self, algorithm: Algorithm) -> bool {
-        self.algorithms == 0 || self.algorithms & (1 << Self::bit(algorithm)) != 0
+        self.algorithms == 0 || Self::bit(algorithm).is_some_and(|bit| self.algorithms & (1 << bit) != 0)
     }
 
     pub fn names_algorithms(&self) -> bool {
@@ -64,6 +77,9 @@ pub enum CommandError {
     UnknownAlgorithm,
     BadNumber,
     UnknownField,
+    /// A name of the vocabulary that no board runs (one appended for
+    /// published logs, past a run command's places).
+    NotRunnable,
 }
 
 impl CommandError {
@@ -73,6 +89,7 @@ impl CommandError {
             CommandError::UnknownAlgorithm => "unknown algorithm",
             CommandError::BadNumber => "bad number",
             CommandError::UnknownField => "unknown field",
+            CommandError::NotRunnable => "algorithm not run on a board",
         }
     }
 }
@@ -95,7 +112,7 @@ impl Command {
                             for name in value.split(',').filter(|n| !n.is_empty()) {
                                 let algorithm =
                                     Algorithm::from_name(name).map_err(|_| CommandError::UnknownAlgorithm)?;
-                                run = run.with_algorithm(algorithm);
+                                run = run.with_algorithm(algorithm)?;
                             }
                         }
                         _ => return Err(CommandError::UnknownField),
@@ -139,8 +156,10 @@ mod tests {
 
     #[test]
     fn run_commands_round_trip() {
-        let run =
-            RunCommand::new(5, 250).with_algorithm(Algorithm::MlKem768).with_algorithm(Algorithm::Sha256);
+        let run = RunCommand::new(5, 250)
+            .with_algorithm(Algorithm::MlKem768)
+            .and_then(|r| r.with_algorithm(Algorithm::Sha256))
+            .unwrap();
         let line = format!("{}", Command::Run(run));
         assert_eq!(line, "run min_iterations=5 min_time_ms=250 algorithms=ML-KEM-768,SHA-256\n");
         assert_eq!(Command::parse(&line), Ok(Command::Run(run)));
@@ -160,5 +179,36 @@ mod tests {
         assert_eq!(Command::parse("run algorithms=Kyber768"), Err(CommandError::UnknownAlgorithm));
         assert_eq!(Command::parse("run min_iterations=-1"), Err(CommandError::BadNumber));
         assert_eq!(Command::parse("run speed=11"), Err(CommandError::UnknownField));
+    }
+
+    #[test]
+    fn the_first_64_names_keep_their_bits_and_later_ones_have_none() {
+        // A bit is a place in `ALL`; names are appended, so the first 64
+        // places (the suite's algorithms among them) keep their bits.
+        for (place, &algorithm) in Algorithm::ALL.iter().enumerate().take(RUNNABLE_PLACES) {
+            assert_eq!(RunCommand::bit(algorithm), u32::try_from(place).ok(), "{algorithm}");
+        }
+        assert_eq!(RunCommand::bit(Algorithm::MlKem512), Some(0));
+        assert_eq!(RunCommand::bit(Algorithm::HmacSha256), Some(22));
+        assert_eq!(RunCommand::bit(Algorithm::Falcon1024), Some(62));
+        for &algorithm in Algorithm::ALL.iter().skip(RUNNABLE_PLACES) {
+            assert_eq!(RunCommand::bit(algorithm), None, "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_name_no_board_runs_is_refused_not_dropped() {
+        let Some(&past) = Algorithm::ALL.get(RUNNABLE_PLACES) else {
+            panic!("the vocabulary has names past a run command's places")
+        };
+        assert_eq!(RunCommand::new(1, 0).with_algorithm(past), Err(CommandError::NotRunnable));
+        let line = format!("run algorithms=ML-KEM-512,{past}");
+        assert_eq!(Command::parse(&line), Err(CommandError::NotRunnable));
+        assert_eq!(CommandError::NotRunnable.as_str(), "algorithm not run on a board");
+        // A run naming others leaves it out; a run naming none has no
+        // bit to test, and a board has no code for it anyway.
+        let Ok(run) = RunCommand::new(1, 0).with_algorithm(Algorithm::MlKem512) else { panic!() };
+        assert!(!run.includes(past));
+        assert!(RunCommand::new(1, 0).includes(past));
     }
 }

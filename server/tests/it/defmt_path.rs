@@ -39,7 +39,8 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
     let command =
         [Algorithm::MlKem512, Algorithm::MlDsa44, Algorithm::X25519, Algorithm::Aes128Gcm, Algorithm::Sha256]
             .into_iter()
-            .fold(RunCommand::new(2, 0), RunCommand::with_algorithm);
+            .try_fold(RunCommand::new(2, 0), RunCommand::with_algorithm)
+            .unwrap();
     let mirrored = through_both_transports(command).await;
     let text_records = &mirrored.text;
 
@@ -62,7 +63,7 @@ async fn measuring_records_through_both_transports_are_equal_in_every_field() {
     // 2.5 s of board time each (public stops a little short, at the
     // firmware's 1024 samples): the record before the first call, and
     // beats after 1 s and 2 s.
-    let command = RunCommand::new(1, 2500).with_algorithm(Algorithm::Rsa2048);
+    let command = RunCommand::new(1, 2500).with_algorithm(Algorithm::Rsa2048).unwrap();
     let mirrored = through_both_transports(command).await;
     let beats: Vec<&Measuring> = mirrored
         .text
@@ -215,7 +216,7 @@ async fn run_decoded_with(
     let mut collector = Collector::to(StoreRecorder::for_run(&store, id));
     collector.silence = Duration::from_secs(10);
     collector.image = Some(identity);
-    let command = RunCommand::new(1, 0).with_algorithm(Algorithm::MlKem512);
+    let command = RunCommand::new(1, 0).with_algorithm(Algorithm::MlKem512).unwrap();
     let outcome = collector.collect(&mut port, command, decoder, |_| {}).await.unwrap();
     drop(port);
     emulator.stop().await;
@@ -296,11 +297,10 @@ async fn corrupt_frames_are_skipped_and_later_results_still_decode() {
     let emulator = Emulator::start(common::mps2(), &defmt.path).await.unwrap();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let mut port = Tee { inner: emulator.open_console().unwrap(), seen: seen.clone() };
-    let command = RunCommand::new(1, 0)
-        .with_algorithm(Algorithm::Sha256)
-        .with_algorithm(Algorithm::Sha512)
-        .with_algorithm(Algorithm::Sha3_256)
-        .with_algorithm(Algorithm::X25519);
+    let command = [Algorithm::Sha256, Algorithm::Sha512, Algorithm::Sha3_256, Algorithm::X25519]
+        .into_iter()
+        .try_fold(RunCommand::new(1, 0), RunCommand::with_algorithm)
+        .unwrap();
     let mut decoder = DefmtDecoder::new(&defmt).unwrap();
     let clean = Collector::to(StoreRecorder::for_run(&store, clean_id))
         .collect(&mut port, command, &mut decoder, |_| {})

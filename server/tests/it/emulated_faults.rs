@@ -253,7 +253,8 @@ fn is_record(line: &[u8], record_kind: &str) -> bool {
 fn eight_results() -> RunCommand {
     [Algorithm::MlKem512, Algorithm::X25519, Algorithm::Sha256, Algorithm::Sha512, Algorithm::Sha3_256]
         .into_iter()
-        .fold(RunCommand::new(1, 0), RunCommand::with_algorithm)
+        .try_fold(RunCommand::new(1, 0), RunCommand::with_algorithm)
+        .unwrap()
 }
 
 async fn collect(store: &Store, id: i64, port: &mut SerialStream, silence: Duration) -> Outcome {
@@ -364,7 +365,8 @@ async fn run_through(tamper: Tamper) -> (Outcome, Duration, Vec<BenchResult>) {
     let id = new_run(&store).await;
     let command = [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024]
         .into_iter()
-        .fold(RunCommand::new(1, 1000), RunCommand::with_algorithm);
+        .try_fold(RunCommand::new(1, 1000), RunCommand::with_algorithm)
+        .unwrap();
     let started = Instant::now();
     let outcome = collect_run(&store, id, &mut host, command, Duration::from_secs(2)).await;
     let took = started.elapsed();
