@@ -8,9 +8,12 @@ use pqbench_types::Algorithm;
 
 use crate::alert::Alert;
 use crate::components::muted;
+use crate::open::OpenRun;
 use crate::runs::RunList;
-use crate::shown::Shown;
 use crate::{api, events, format};
+
+/// The page the board runs start on, which a finished run's page replaces.
+const PAGE: &str = "/boards";
 
 /// How often the boards are read again, to follow agents' hosts and boards
 /// plugged in or out (the server scans its serial ports every second).
@@ -41,19 +44,49 @@ struct BoardRun {
     progress: Option<RunProgress>,
 }
 
+/// The board run and the flash in flight, and the run's settings. Kept in
+/// context above the routes, so that a run goes on, and its progress is
+/// followed, while its user reads another page.
+#[derive(Clone, Copy)]
+pub struct BoardRunState {
+    running: RwSignal<Option<BoardRun>>,
+    /// A run the user cancelled ends `interrupted`; that is no error to show.
+    cancelled: RwSignal<bool>,
+    /// A board being flashed: its port's probe writes this host's image.
+    flashing: RwSignal<Option<String>>,
+    suite: RwSignal<String>,
+    iterations: RwSignal<u32>,
+}
+
+impl BoardRunState {
+    pub fn new() -> Self {
+        BoardRunState {
+            running: RwSignal::new(None),
+            cancelled: RwSignal::new(false),
+            flashing: RwSignal::new(None),
+            suite: RwSignal::new(BOARD_SUITES[0].0.to_owned()),
+            iterations: RwSignal::new(3),
+        }
+    }
+}
+
+/// The board list, read again when a run or a flash ends, if it is still
+/// on the page.
+fn reread(boards: LocalResource<Option<Vec<Board>>>) {
+    if !boards.is_disposed() {
+        boards.refetch();
+    }
+}
+
 #[component]
 pub fn Boards() -> impl IntoView {
     let alert = expect_context::<Alert>();
-    let shown = expect_context::<Shown>();
+    let open = expect_context::<OpenRun>();
     let runs = expect_context::<RunList>();
     let boards = api::listed::<Vec<Board>>("/api/boards".into());
     spawn_local(follow(boards));
 
-    let running = RwSignal::new(None::<BoardRun>);
-    // A run the user cancelled ends `interrupted`; that is no error to show.
-    let cancelled = RwSignal::new(false);
-    let suite = RwSignal::new(BOARD_SUITES[0].0.to_owned());
-    let iterations = RwSignal::new(3u32);
+    let BoardRunState { running, cancelled, flashing, suite, iterations } = expect_context();
 
     let start = move |board: String| {
         alert.clear();
@@ -93,14 +126,12 @@ pub fn Boards() -> impl IntoView {
                     alert.show(message);
                 }
                 runs.refresh();
-                shown.select(id);
+                open.from(PAGE, id);
             }
             running.set(None);
-            boards.refetch();
+            reread(boards);
         });
     };
-    // A board being flashed: its port's probe writes this host's image.
-    let flashing = RwSignal::new(None::<String>);
     let flash = move |board: String, then_run: bool| {
         alert.clear();
         flashing.set(Some(board.clone()));
@@ -108,7 +139,7 @@ pub fn Boards() -> impl IntoView {
             let request = NewFlash { board: board.clone(), variant: None };
             let flashed = alert.check(api::post::<_, Flash>("/api/flashes", &request).await);
             flashing.set(None);
-            boards.refetch();
+            reread(boards);
             if flashed.is_some() && then_run {
                 start(board);
             }

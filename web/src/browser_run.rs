@@ -13,9 +13,12 @@ use pqbench_types::Algorithm;
 
 use crate::alert::Alert;
 use crate::boards::POST_QUANTUM;
+use crate::open::OpenRun;
 use crate::runs::RunList;
-use crate::shown::Shown;
 use crate::{api, worker};
+
+/// The page a browser run starts on, which its first run's page replaces.
+const PAGE: &str = "/boards";
 
 /// What a browser run can measure: (key, label, algorithms; none = all).
 const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
@@ -57,19 +60,40 @@ const IMPLEMENTATIONS: &[(&str, &str)] = &[
 /// the suite's own, so figures settle.
 const BROWSER_TIMES: &[(u32, &str)] = &[(1000, "1 s per operation"), (200, "0.2 s per operation")];
 
+/// A browser run in flight and its settings. Kept in context above the
+/// routes: the worker goes on while its user reads another page, and the
+/// page shows its progress again on their return.
+#[derive(Clone, Copy)]
+pub struct BrowserRunState {
+    suite: RwSignal<String>,
+    time_ms: RwSignal<u32>,
+    status: RwSignal<String>,
+    step: RwSignal<Option<worker::Step>>,
+    busy: RwSignal<bool>,
+    cancel: StoredValue<Option<oneshot::Sender<()>>>,
+    chosen: RwSignal<Vec<&'static str>>,
+}
+
+impl BrowserRunState {
+    pub fn new() -> Self {
+        BrowserRunState {
+            suite: RwSignal::new(BROWSER_SUITES[0].0.to_owned()),
+            time_ms: RwSignal::new(BROWSER_TIMES[0].0),
+            status: RwSignal::new(String::new()),
+            step: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            cancel: StoredValue::new(None),
+            chosen: RwSignal::new(IMPLEMENTATIONS.iter().map(|(key, _)| *key).collect()),
+        }
+    }
+}
+
 #[component]
 pub fn BrowserRun() -> impl IntoView {
     let alert = expect_context::<Alert>();
-    let shown = expect_context::<Shown>();
+    let open = expect_context::<OpenRun>();
     let runs = expect_context::<RunList>();
-    let suite = RwSignal::new(BROWSER_SUITES[0].0.to_owned());
-    let time_ms = RwSignal::new(BROWSER_TIMES[0].0);
-    let status = RwSignal::new(String::new());
-    let step = RwSignal::new(None::<worker::Step>);
-    let busy = RwSignal::new(false);
-    let cancel = StoredValue::new(None::<oneshot::Sender<()>>);
-
-    let chosen = RwSignal::new(IMPLEMENTATIONS.iter().map(|(key, _)| *key).collect::<Vec<&str>>());
+    let BrowserRunState { suite, time_ms, status, step, busy, cancel, chosen } = expect_context();
 
     let run = move |_| {
         alert.clear();
@@ -143,7 +167,7 @@ pub fn BrowserRun() -> impl IntoView {
             status.set(summary(&stored, was_cancelled, problems.is_empty()));
             if let Some(&first) = stored.first() {
                 runs.refresh();
-                shown.select(first);
+                open.from(PAGE, first);
             }
             busy.set(false);
         });
@@ -171,7 +195,9 @@ pub fn BrowserRun() -> impl IntoView {
                 >
                     {BROWSER_SUITES
                         .iter()
-                        .map(|(key, label, _)| view! { <option value=*key>{*label}</option> })
+                        .map(|&(key, label, _)| {
+                            view! { <option value=key selected=move || suite.with(|s| s == key)>{label}</option> }
+                        })
                         .collect_view()}
                 </select>
                 <select
@@ -186,7 +212,9 @@ pub fn BrowserRun() -> impl IntoView {
                 >
                     {BROWSER_TIMES
                         .iter()
-                        .map(|(ms, label)| view! { <option value=ms.to_string()>{*label}</option> })
+                        .map(|&(ms, label)| {
+                            view! { <option value=ms.to_string() selected=move || time_ms.get() == ms>{label}</option> }
+                        })
                         .collect_view()}
                 </select>
                 <fieldset id="browser-implementations" class="implementations">
@@ -210,7 +238,7 @@ pub fn BrowserRun() -> impl IntoView {
                                     <input
                                         type="checkbox"
                                         id=format!("browser-impl-{key}")
-                                        checked=true
+                                        prop:checked=move || chosen.with(|list| list.contains(&key))
                                         disabled=move || busy.get()
                                         on:change=toggle
                                     />

@@ -12,14 +12,18 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::alert::Alert;
 use crate::components::Table;
+use crate::open::OpenRun;
 use crate::runs::RunList;
-use crate::shown::Shown;
 use crate::{api, format};
+
+/// The page logs are imported on, which the first stored run's page
+/// replaces.
+const PAGE: &str = "/import";
 
 #[component]
 pub fn Import() -> impl IntoView {
     let alert = expect_context::<Alert>();
-    let shown = expect_context::<Shown>();
+    let open = expect_context::<OpenRun>();
     let run_list = expect_context::<RunList>();
     let log_format = RwSignal::new(LogFormat::Wolfcrypt);
     let text = RwSignal::new(String::new());
@@ -97,7 +101,7 @@ pub fn Import() -> impl IntoView {
                     status.set(format!("Stored as run {runs}."));
                     run_list.refresh();
                     if let Some(&first) = stored.runs.first() {
-                        shown.select(first);
+                        open.from(PAGE, first);
                     }
                 }
                 Err(message) => status.set(message),

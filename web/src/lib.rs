@@ -2,8 +2,10 @@
 //! a run of the suite in this browser. Client-side rendered; all data comes
 //! from the server's JSON API (`/api/...`).
 //!
-//! This file is the app and its routes: the dashboard at `/` (its view in
-//! the address bar's query), and a shared report at `/reports/<id>`. Each
+//! This file is the app and its routes, one page each (`routes/`): the
+//! matrix at `/`, the boards to run and watch, the runs, a run, a
+//! comparison, an import, and a shared report at `/reports/<id>`. A page's
+//! view is in the address bar's query, so every view is a link. Each
 //! section is a module of its own; what they share (the view, the open run,
 //! the runs, the error banner) is in context.
 
@@ -12,52 +14,94 @@ mod api;
 mod boards;
 mod browser_run;
 mod chart;
-mod compare;
 mod components;
-mod dashboard;
 mod events;
 mod field;
 mod format;
 mod history;
 mod import;
-mod report;
+mod matrix;
+mod open;
+mod pair;
 mod results;
+mod routes;
 mod runs;
+mod share;
 mod shown;
 mod worker;
 
 use leptos::prelude::*;
-use leptos_router::components::{Route, Router, Routes};
+use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 use wasm_bindgen::prelude::*;
 
 use alert::{Alert, ErrorBanner};
-use dashboard::Dashboard;
-use report::ReportPage;
+use boards::BoardRunState;
+use browser_run::BrowserRunState;
+use open::OpenRun;
+use routes::boards::BoardsPage;
+use routes::compare::ComparePage;
+use routes::home::HomePage;
+use routes::import::ImportPage;
+use routes::report::ReportPage;
+use routes::run::RunPage;
+use routes::runs::RunsPage;
+use runs::RunList;
 
 #[wasm_bindgen(start)]
 pub fn main() {
+    console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
 }
 
 #[component]
 fn App() -> impl IntoView {
     provide_context(Alert::new());
+    // The newest runs, read once and again when a page stores one: the
+    // runs page lists them, the others find a run's board and clock in them.
+    provide_context(RunList::new());
     view! {
         <Router>
+            <Pages />
+        </Router>
+    }
+}
+
+/// The header, its navigation and the routes. Runs started on a page live
+/// here, above the routes, so that they go on while their user reads
+/// another page.
+#[component]
+fn Pages() -> impl IntoView {
+    provide_context(BoardRunState::new());
+    provide_context(BrowserRunState::new());
+    provide_context(OpenRun::new());
+    view! {
             <header>
-                <h1>"pqbench"</h1>
-                <p class="tagline">"Post-quantum cryptography on microcontrollers and browsers"</p>
+                <div class="brand">
+                    <h1>"pqbench"</h1>
+                    <p class="tagline">"Post-quantum cryptography on microcontrollers and browsers"</p>
+                </div>
+                <nav aria-label="Pages">
+                    <A href="/" exact=true>"Matrix"</A>
+                    <A href="/boards">"Boards"</A>
+                    <A href="/runs">"Runs"</A>
+                    <A href="/compare">"Compare"</A>
+                    <A href="/import">"Import"</A>
+                </nav>
             </header>
             <main>
                 <ErrorBanner />
                 // The server answers every path that is not a file with this
-                // page: any other address opens the dashboard, as `/` does.
-                <Routes fallback=Dashboard>
-                    <Route path=path!("/") view=Dashboard />
+                // page: an address no page has opens the matrix.
+                <Routes fallback=HomePage>
+                    <Route path=path!("/") view=HomePage />
+                    <Route path=path!("/boards") view=BoardsPage />
+                    <Route path=path!("/runs") view=RunsPage />
+                    <Route path=path!("/runs/:id") view=RunPage />
+                    <Route path=path!("/compare") view=ComparePage />
+                    <Route path=path!("/import") view=ImportPage />
                     <Route path=path!("/reports/:id") view=ReportPage />
                 </Routes>
             </main>
-        </Router>
     }
 }

@@ -8,8 +8,8 @@ use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp};
 
 use crate::alert::Alert;
 use crate::components::{FilterSelect, Table, muted};
-use crate::report::Share;
 use crate::runs::RunList;
+use crate::share::Share;
 use crate::shown::Shown;
 use crate::{api, chart, format};
 
@@ -20,13 +20,14 @@ pub fn Results() -> impl IntoView {
     // None where they could not be loaded (the banner says why), or where
     // no run is open.
     let results = LocalResource::new(move || {
-        let open = shown.selected.get();
+        // `try_`: asked again as its page is left, it asks for nothing.
+        let open = shown.selected.try_get().flatten();
         async move {
             let id = open?;
             alert.check(api::get::<Vec<BenchResult>>(&format!("/api/runs/{id}/results")).await)
         }
     });
-    let picked = Memo::new(move |_| shown.selected.get().is_some());
+    let picked = Memo::new(move |_| shown.selected.try_get().flatten().is_some());
     let content = move || {
         if !picked.get() {
             return muted("Pick a run to see its results.");
@@ -63,7 +64,7 @@ pub fn Results() -> impl IntoView {
             <h2>"Results" {move || shown.selected.get().map(|id| format!(" of run {id}"))}</h2>
             {clock_warning}
             {memory_timing}
-            <Share />
+            {(!shown.read_only()).then(|| view! { <Share /> })}
             <Filters />
             {content}
         </section>

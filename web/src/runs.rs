@@ -77,9 +77,32 @@ pub fn clock_warning(run: &Run) -> Option<String> {
 #[component]
 pub fn Runs() -> impl IntoView {
     let RunList(runs) = expect_context::<RunList>();
+    let shown = expect_context::<Shown>();
+    let ticked = Memo::new(move |_| shown.view.with(|view| view.runs.clone()));
+    // Two or more ticked: their comparison is a link, like every view.
+    let compare = move || {
+        let ticked = ticked.get();
+        let query = pqbench_view::View { runs: ticked.clone(), ..Default::default() }.to_query();
+        let ready = ticked.len() >= 2;
+        view! {
+            <p class="compare-bar">
+                <a
+                    id="compare-link"
+                    class=if ready { "button" } else { "button disabled" }
+                    href=ready.then(|| format!("/compare?{query}"))
+                    aria-disabled=(!ready).then_some("true")
+                >
+                    {format!("Compare {} ticked", ticked.len())}
+                </a>
+                " "
+                <span class="muted">"Tick two or more runs to compare them; open a run to see its results."</span>
+            </p>
+        }
+    };
     view! {
         <section id="runs">
             <h2>"Runs"</h2>
+            {compare}
             <Transition fallback=|| muted("Loading…")>
                 {move || {
                     runs.get()

@@ -1,0 +1,614 @@
+//! The matrix: operations as rows, runs as columns (the latest complete
+//! run of each board and build, or runs picked to compare), one figure a
+//! cell, as `pqbench_view::matrix` arranges them; a chart of one operation
+//! across the columns; and two columns chosen as a pair (`pair.rs` says
+//! what the pair and each column's post-quantum costs are).
+
+use leptos::prelude::*;
+use pqbench_api::{Matrix as Loaded, MatrixColumn, MatrixKey};
+use pqbench_plot::{BarChart, Row, Series};
+use pqbench_types::{Algorithm, Family, Operation, Source};
+use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
+use pqbench_view::query::MAX_RESULTS_PAGE;
+use pqbench_view::{Column, MemoryTiming, ResultQuery, View, WorkPerOp, mixed_timing_warning};
+
+use crate::alert::Alert;
+use crate::components::{FilterSelect, Table, muted, unfinished_badge};
+use crate::share::Share;
+use crate::shown::Shown;
+use crate::{api, chart, format, pair};
+
+/// The figures a cell can show, in the order the choice offers them.
+const FIGURES: &[Column] = &[
+    Column::OpsPerSec,
+    Column::CyclesPerOp,
+    Column::AvgMs,
+    Column::MedianMs,
+    Column::MinMs,
+    Column::MaxMs,
+    Column::HeapBytes,
+    Column::StackBytes,
+    Column::CodeBytes,
+    Column::BytesPerSec,
+    Column::HeapAllocs,
+];
+
+/// The request for a view's matrix: its columns' filters, its chosen runs,
+/// and the names it keeps (a family is kept here, from every result).
+fn query_of(view: &View) -> ResultQuery {
+    let matrix = view.matrix.clone().unwrap_or_default();
+    ResultQuery {
+        boards: matrix.boards,
+        sources: matrix.sources,
+        builds: matrix.builds,
+        runs: view.runs.clone(),
+        algorithms: view.filter.algorithms.clone(),
+        operations: view.filter.operations.clone(),
+        limit: MAX_RESULTS_PAGE,
+    }
+}
+
+/// The matrix of the shown view. `id` is the section's (`matrix` on the
+/// home page, `compare` for runs picked to compare).
+#[component]
+pub fn Matrix(
+    id: &'static str,
+    title: &'static str,
+    /// Runs the view must name (Compare's two), else the section asks for
+    /// them.
+    #[prop(optional)]
+    at_least: usize,
+) -> impl IntoView {
+    let alert = expect_context::<Alert>();
+    let shown = expect_context::<Shown>();
+    // Only a new request fetches again, not a new sort, figure or pair.
+    // Read with `try_`: when the address bar changes as its page is left,
+    // this request may be asked for again after the page disposed what it
+    // reads; it then asks for nothing.
+    let query = Memo::new(move |_| shown.view.try_with(query_of));
+    let loaded = LocalResource::new(move || {
+        let query = query.try_get().flatten();
+        async move {
+            let query = query?;
+            alert.check(api::get::<Loaded>(&format!("/api/matrix?{}", query.to_query())).await)
+        }
+    });
+    view! {
+        <section id=id class="matrix">
+            <h2>{title}</h2>
+            <Transition fallback=|| muted("Loading…")>
+                {move || {
+                    loaded
+                        .get()
+                        .map(|loaded| match loaded {
+                            None => muted("The matrix could not be loaded."),
+                            // A page being left may have disposed its view.
+                            Some(loaded) => match shown.view.try_get() {
+                                Some(view) if view.runs.len() < at_least => {
+                                    muted("Pick two or more runs on the Runs page to compare them.")
+                                }
+                                Some(view) => matrix_view(&view, loaded),
+                                None => muted("Loading…"),
+                            },
+                        })
+                }}
+            </Transition>
+        </section>
+    }
+}
+
+fn matrix_view(view: &View, loaded: Loaded) -> AnyView {
+    let shown = expect_context::<Shown>();
+    let settings = view.matrix.clone().unwrap_or_default();
+    let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
+    let rows = matrix::rows(&columns, &loaded.results, &view.filter, &settings);
+    let controls = controls(&loaded.available, &loaded.columns, &rows, &settings);
+    let share_columns = columns.clone();
+    // A shared matrix keeps its columns: the runs shown now, not whichever
+    // is latest when the link is opened.
+    let freeze = Callback::new(move |mut view: View| {
+        view.runs = share_columns.clone();
+        view.matrix = Some(view.matrix.unwrap_or_default());
+        view
+    });
+    let truncated = loaded.truncated.then(|| {
+        view! {
+            <p class="note">
+                {format!(
+                    "More boards and builds match than a table can show; these are the newest {}. Narrow the filters to see others.",
+                    columns.len()
+                )}
+            </p>
+        }
+    });
+    let warning = timing_warning(&loaded.columns);
+    let body = if loaded.columns.is_empty() {
+        muted("No complete run matches these filters yet: run a board, this browser, or import a log.")
+    } else if rows.is_empty() {
+        muted("These runs have no results that match the filters.")
+    } else {
+        let pair = pair_of(&settings, &columns);
+        view! {
+            {pair::emulated_note(&loaded.columns, &rows, pair)}
+            {table(&loaded.columns, &rows, &settings, pair)}
+            {pair.map(|pair| pair::figures(&loaded.columns, &rows, pair))}
+            <div class="matrix-aside">
+                {pair::costs(&loaded.columns, &rows, &settings, pair)}
+                {chart_view(&loaded.columns, &rows, &settings)}
+            </div>
+        }
+        .into_any()
+    };
+    view! {
+        {(!shown.read_only()).then(|| view! { <Share prepare=freeze /> })}
+        {controls}
+        {truncated}
+        {warning.map(|warning| view! { <p class="warning timing-warning" role="note">{warning}</p> })}
+        {body}
+    }
+    .into_any()
+}
+
+/// The two columns set side by side, as indices into the columns: the
+/// view's pair, where both are shown (Compare chooses its first two runs
+/// until another pair is).
+fn pair_of(settings: &MatrixView, columns: &[i64]) -> Option<[usize; 2]> {
+    let index = |id: i64| columns.iter().position(|&c| c == id);
+    match settings.pair {
+        Some([first, second]) => Some([index(first)?, index(second)?]),
+        None => None,
+    }
+}
+
+/// A warning when the columns' cycles were counted with different flash
+/// timing.
+fn timing_warning(columns: &[MatrixColumn]) -> Option<String> {
+    let timings: Vec<(i64, MemoryTiming)> =
+        columns.iter().filter_map(|c| MemoryTiming::of(&c.run).map(|timing| (c.run.id, timing))).collect();
+    mixed_timing_warning(&timings)
+}
+
+/// A column's name in a header, a select or a chart: its board and build.
+pub(crate) fn column_label(column: &MatrixColumn) -> String {
+    format!("{} · {}", column.run.board, column.build_label)
+}
+
+pub(crate) fn is_emulated_column(rows: &[MatrixRow<'_>], index: usize) -> bool {
+    rows.iter().any(|row| row.cells[index].is_some_and(matrix::is_emulated))
+}
+
+fn controls(
+    available: &[MatrixKey],
+    columns: &[MatrixColumn],
+    rows: &[MatrixRow<'_>],
+    settings: &MatrixView,
+) -> impl IntoView + use<> {
+    let shown = expect_context::<Shown>();
+    let disabled = shown.read_only();
+    let edit = move |change: Box<dyn FnOnce(&mut MatrixView)>| {
+        shown.edit(|view| {
+            let mut matrix = view.matrix.take().unwrap_or_default();
+            change(&mut matrix);
+            view.matrix = Some(matrix);
+        })
+    };
+    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
+    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
+    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
+    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
+    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
+    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
+
+    let mut boards: Vec<String> = available.iter().map(|k| k.board.clone()).collect();
+    boards.sort();
+    boards.dedup();
+    let mut builds: Vec<String> = available.iter().map(|k| k.build_label.clone()).collect();
+    builds.sort();
+    builds.dedup();
+    let sources: Vec<Source> =
+        Source::ALL.iter().copied().filter(|s| available.iter().any(|k| k.source == *s)).collect();
+
+    let text_select = |id: &'static str,
+                       label: &'static str,
+                       options: Vec<String>,
+                       chosen: Option<String>,
+                       on: fn(&mut MatrixView, Option<String>)| {
+        let chosen = chosen.unwrap_or_default();
+        view! {
+            <label>
+                {label} " "
+                <select
+                    id=id
+                    disabled=disabled
+                    on:change=move |e| {
+                        let value = event_target_value(&e);
+                        let value = (!value.is_empty()).then_some(value);
+                        edit(Box::new(move |m| on(m, value)));
+                    }
+                >
+                    <option value="" selected=chosen.is_empty()>"All"</option>
+                    {options
+                        .into_iter()
+                        .map(|option| {
+                            let selected = option == chosen;
+                            view! { <option value=option.clone() selected=selected>{option.clone()}</option> }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        }
+    };
+    let board = text_select("matrix-board", "Board", boards, settings.boards.first().cloned(), |m, v| {
+        m.boards = v.into_iter().collect()
+    });
+    let build = text_select("matrix-build", "Build", builds, settings.builds.first().cloned(), |m, v| {
+        m.builds = v.into_iter().collect()
+    });
+    let source = text_select(
+        "matrix-source",
+        "Source",
+        sources.iter().map(|s| s.as_str().to_string()).collect(),
+        settings.sources.first().map(|s| s.as_str().to_string()),
+        |m, v| m.sources = v.and_then(|v| Source::from_name(&v)).into_iter().collect(),
+    );
+
+    let figure = settings.figure;
+    let figure_select = view! {
+        <label>
+            "Figure "
+            <select
+                id="matrix-figure"
+                disabled=disabled
+                on:change=move |e| {
+                    let chosen = Column::from_key(&event_target_value(&e));
+                    if let Some(chosen) = chosen {
+                        edit(Box::new(move |m| m.figure = chosen));
+                    }
+                }
+            >
+                {FIGURES
+                    .iter()
+                    .map(|&c| view! { <option value=c.key() selected=c == figure>{figure_label(c)}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+    };
+
+    // Two columns side by side: "any two columns", e.g. a board and a browser.
+    let pair = settings.pair;
+    let column_options = |chosen: Option<i64>| {
+        columns
+            .iter()
+            .map(|c| {
+                let id = c.run.id;
+                view! { <option value=id.to_string() selected=chosen == Some(id)>{column_label(c)}</option> }
+            })
+            .collect_view()
+    };
+    let ids: Vec<i64> = columns.iter().map(|c| c.run.id).collect();
+    let set_pair = move |slot: usize, value: String| {
+        let ids = ids.clone();
+        edit(Box::new(move |m| {
+            let Ok(chosen) = value.parse::<i64>() else {
+                // "—": no pair, and no order by its ratio.
+                m.pair = None;
+                m.order = m.order.filter(|o| o.by != SortBy::Ratio);
+                return;
+            };
+            // Choosing one side of no pair yet sets a whole one: the other
+            // side is the first other column, for the user to change.
+            let other = ids.iter().copied().find(|&id| id != chosen).unwrap_or(chosen);
+            let mut pair = m.pair.unwrap_or([other, other]);
+            pair[slot] = chosen;
+            m.pair = Some(pair);
+        }))
+    };
+    // "Set <second> against <first>": the second's figures over the first's.
+    let pair_choice = |slot: usize, id: &'static str, label: &'static str| {
+        view! {
+            <label>
+                {label}
+                <select
+                    id=id
+                    disabled=disabled
+                    on:change={
+                        let set_pair = set_pair.clone();
+                        move |e| set_pair(slot, event_target_value(&e))
+                    }
+                >
+                    <option value="">"—"</option>
+                    {column_options(pair.map(|p| p[slot]))}
+                </select>
+            </label>
+        }
+    };
+    let pair_select = view! {
+        {pair_choice(1, "pair-second", "Set ")}
+        {pair_choice(0, "pair-first", " against ")}
+    };
+
+    // The classical operation post-quantum ones are set against.
+    let classical: Vec<Named> =
+        rows.iter().map(|r| r.named).filter(|n| n.algorithm.family() == Family::Classical).collect();
+    let baseline = settings.baseline;
+    let baseline_select = view! {
+        <label>
+            "Post-quantum against "
+            <select
+                id="baseline"
+                disabled=disabled
+                on:change=move |e| {
+                    let chosen = Named::from_query(&event_target_value(&e));
+                    edit(Box::new(move |m| m.baseline = chosen));
+                }
+            >
+                <option value="" selected=baseline.is_none()>"its usual classical counterpart"</option>
+                {classical
+                    .into_iter()
+                    .map(|n| {
+                        view! {
+                            <option value=n.to_query() selected=baseline == Some(n)>
+                                {n.describe()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    };
+
+    view! {
+        <div class="filters">
+            <FilterSelect id="filter-family" label="Family" chosen=families on_choose=choose_families disabled />
+            <FilterSelect id="filter-algorithm" label="Algorithm" chosen=algorithms on_choose=choose_algorithms disabled />
+            <FilterSelect id="filter-operation" label="Operation" chosen=operations on_choose=choose_operations disabled />
+            {board}
+            {source}
+            {build}
+        </div>
+        <div class="filters">{figure_select} {pair_select} {baseline_select}</div>
+    }
+}
+
+/// What a figure's choice and header say.
+pub(crate) fn figure_label(figure: Column) -> &'static str {
+    match figure {
+        Column::OpsPerSec => "ops/s",
+        Column::CyclesPerOp => "cycles (or instructions) per op",
+        Column::AvgMs => "average time",
+        Column::MedianMs => "median time",
+        Column::MinMs => "fastest call",
+        Column::MaxMs => "slowest call",
+        Column::HeapBytes => "peak heap",
+        Column::StackBytes => "peak stack",
+        Column::CodeBytes => "code size",
+        Column::BytesPerSec => "throughput",
+        Column::HeapAllocs => "heap allocations",
+    }
+}
+
+/// A cell's text: the figure in its unit, or why there is none.
+pub(crate) fn cell_text(figure: Column, r: &pqbench_types::BenchResult) -> String {
+    let Some(value) = matrix::value(figure, r) else {
+        return match r.status {
+            pqbench_types::Status::Ok => format::MISSING.into(),
+            status => status.as_str().replace('_', " "),
+        };
+    };
+    let bytes = |v: f64| format::bytes(Some(v as u64));
+    match figure {
+        Column::OpsPerSec => format::rate(Some(value)),
+        Column::CyclesPerOp => match WorkPerOp::of(r) {
+            Some(work) => format!("{} {}", format::ticks(Some(work.value())), work.unit()),
+            None => format::MISSING.into(),
+        },
+        Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs => format::duration_ms(Some(value)),
+        Column::HeapBytes | Column::StackBytes | Column::CodeBytes => bytes(value),
+        Column::BytesPerSec => format::throughput(Some(value)),
+        Column::HeapAllocs => format::count(Some(value as u64)),
+    }
+}
+
+/// A cell's content: [`cell_text`], with a count's unit on a line of its
+/// own so that a column stays narrow.
+pub(crate) fn cell_view(figure: Column, cell: Option<&pqbench_types::BenchResult>) -> AnyView {
+    let work = cell.filter(|_| figure == Column::CyclesPerOp).and_then(WorkPerOp::of);
+    match (cell, work) {
+        (_, Some(work)) => view! {
+            {format::ticks(Some(work.value()))}
+            <span class="unit">{work.unit()}</span>
+        }
+        .into_any(),
+        (Some(r), None) => cell_text(figure, r).into_any(),
+        (None, None) => format::MISSING.into_any(),
+    }
+}
+
+fn table(
+    columns: &[MatrixColumn],
+    rows: &[MatrixRow<'_>],
+    settings: &MatrixView,
+    pair: Option<[usize; 2]>,
+) -> impl IntoView + use<> {
+    let figure = settings.figure;
+    let order = settings.order;
+    let emulated: Vec<bool> = (0..columns.len()).map(|i| is_emulated_column(rows, i)).collect();
+    let headers = columns
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            let run = &column.run;
+            let board = run.board.clone();
+            view! {
+                <th class="num" data-run=run.id.to_string() aria-sort=aria(order, SortBy::Run(run.id))>
+                    <SortButton by=SortBy::Run(run.id) order>
+                        <span class="column-board">{board.clone()}</span>
+                    </SortButton>
+                    <span class="column-build">{column.build_label.clone()}</span>
+                    <span class="column-run">
+                        <a href=format!("/runs/{}", run.id)>{format!("run {}", run.id)}</a>
+                        " · " {run.source.as_str()}
+                        {emulated[index].then(|| view! { " " <span class="kind emulated">"emulated"</span> })}
+                        {unfinished_badge(run.status)}
+                    </span>
+                </th>
+            }
+        })
+        .collect_view();
+    let ratio_header = pair.map(|[first, second]| {
+        let text = format!("run {} ÷ run {}", columns[second].run.id, columns[first].run.id);
+        view! {
+            <th class="num ratio" aria-sort=aria(order, SortBy::Ratio)>
+                <SortButton by=SortBy::Ratio order>
+                    {text}
+                </SortButton>
+            </th>
+        }
+    });
+    let body = rows
+        .iter()
+        .map(|row| {
+            let cells = row
+                .cells
+                .iter()
+                .zip(columns)
+                .map(|(cell, column)| {
+                    let value = cell.and_then(|r| matrix::value(figure, r));
+                    view! {
+                        <td class="num" data-run=column.run.id.to_string() data-field=figure.key() data-value=value.map(|v| v.to_string())>
+                            {cell_view(figure, *cell)}
+                        </td>
+                    }
+                })
+                .collect_view();
+            let ratio = pair.map(|[first, second]| {
+                let both = row.cells[first].zip(row.cells[second]);
+                let ratio = both.and_then(|(a, b)| matrix::ratio(figure, a, b));
+                let unlike = both.and_then(|(a, b)| match matrix::likeness(figure, a, b) {
+                    Likeness::Unlike(why) => Some(why),
+                    Likeness::Alike => None,
+                });
+                view! {
+                    <td class="num ratio" data-ratio-run=columns[second].run.id.to_string() data-value=ratio.map(|v| v.to_string())>
+                        {ratio.map_or_else(|| format::MISSING.to_string(), |r| format!("{r:.3}×"))}
+                        {ratio.and(unlike).map(|why| view! { <span class="note unlike" title=why>{"unlike: "}{why}</span> })}
+                    </td>
+                }
+            });
+            view! {
+                <tr data-algorithm=row.named.algorithm.as_str() data-operation=row.named.operation.as_str()>
+                    <td>{row.named.algorithm.as_str()}</td>
+                    <td>{row.named.operation.as_str()}</td>
+                    {cells}
+                    {ratio}
+                </tr>
+            }
+        })
+        .collect_view();
+    let head = view! {
+        <th>"Algorithm"</th>
+        <th>"Operation"</th>
+        {headers}
+        {ratio_header}
+    };
+    view! {
+        <p class="muted figure-caption">{format!("Each cell: {}.", figure_label(figure))}</p>
+        <Table class="matrix-table" head>{body}</Table>
+    }
+}
+
+fn aria(order: Option<MatrixOrder>, by: SortBy) -> &'static str {
+    match order {
+        Some(MatrixOrder { by: b, descending: true }) if b == by => "descending",
+        Some(MatrixOrder { by: b, descending: false }) if b == by => "ascending",
+        _ => "none",
+    }
+}
+
+/// A column header's button: sorts by the column, descending first, then
+/// ascending.
+#[component]
+fn SortButton(by: SortBy, order: Option<MatrixOrder>, children: Children) -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let toggle = move |_| {
+        shown.edit(|view| {
+            let mut matrix = view.matrix.take().unwrap_or_default();
+            let descending =
+                !matches!(matrix.order, Some(MatrixOrder { by: b, descending: true }) if b == by);
+            matrix.order = Some(MatrixOrder { by, descending });
+            view.matrix = Some(matrix);
+        })
+    };
+    let key = match by {
+        SortBy::Run(id) => id.to_string(),
+        SortBy::Ratio => "ratio".into(),
+    };
+    let arrow = match aria(order, by) {
+        "descending" => " ↓",
+        "ascending" => " ↑",
+        _ => "",
+    };
+    view! {
+        <button class="sort" data-sort-column=key disabled=shown.read_only() on:click=toggle>
+            {children()}
+            {arrow}
+        </button>
+    }
+}
+
+/// One operation across the columns, as a bar chart: the chosen one, or the
+/// first row.
+fn chart_view(
+    columns: &[MatrixColumn],
+    rows: &[MatrixRow<'_>],
+    settings: &MatrixView,
+) -> impl IntoView + use<> {
+    let shown = expect_context::<Shown>();
+    let figure = settings.figure;
+    let charted = settings.chart.and_then(|named| rows.iter().find(|r| r.named == named)).or(rows.first());
+    let Some(row) = charted else { return None };
+    let named = row.named;
+    let bars = BarChart {
+        title: format!("{}: {}", named.describe(), figure_label(figure)),
+        series: vec![Series { name: figure_label(figure).into(), colour: "#2456c7" }],
+        rows: columns
+            .iter()
+            .zip(&row.cells)
+            .map(|(column, cell)| Row {
+                label: column_label(column),
+                values: vec![cell.and_then(|r| matrix::value(figure, r).map(|v| (v, cell_text(figure, r))))],
+                missing: cell.map_or_else(|| "not measured".into(), |r| cell_text(figure, r)),
+            })
+            .collect(),
+        log_scale: false,
+    };
+    let options = rows
+        .iter()
+        .map(|r| {
+            let n = r.named;
+            view! { <option value=n.to_query() selected=n == named>{n.describe()}</option> }
+        })
+        .collect_view();
+    Some(view! {
+        <div class="matrix-chart">
+            <label>
+                "Chart "
+                <select
+                    id="matrix-chart"
+                    disabled=shown.read_only()
+                    on:change=move |e| {
+                        let chosen = Named::from_query(&event_target_value(&e));
+                        shown.edit(|view| {
+                            let mut matrix = view.matrix.take().unwrap_or_default();
+                            matrix.chart = chosen;
+                            view.matrix = Some(matrix);
+                        });
+                    }
+                >
+                    {options}
+                </select>
+            </label>
+            {chart::figure("chart-matrix", "pqbench-matrix.svg", bars)}
+        </div>
+    })
+}
