@@ -26,7 +26,7 @@ test("an agent's board shows its host, runs from the page, and shows the host go
     const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.base);
+    await page.goto(`${server.base}/boards`);
     await page.evaluate(() => { window.notReloaded = true; });
 
     // The page reads the boards again every few seconds: the agent's
@@ -54,11 +54,15 @@ test("an agent's board shows its host, runs from the page, and shows the host go
     assert.equal((await waitForRun(server, run.id)).status, 'complete');
     assert.equal(run.host, 'lab-e2e');
     assert.equal(run.board, 'qemu-mps2-an386');
+    await page.waitForURL(new RegExp(`/runs/${run.id}$`));
     await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length === 18);
     // The runs list says where the run was made.
+    await page.locator('header nav a[href="/runs"]').click();
     assert.equal(await page.locator(`#runs tr[data-run-id="${run.id}"] .run-host`).textContent(), 'on lab-e2e');
     await page.screenshot({ path: join(screenshots, 'agents-connected.png'), fullPage: true });
 
+    await page.locator('header nav a[href="/boards"]').click();
+    await button.waitFor();
     await agent.kill();
     await page.locator('ul.boards li', { has: button }).locator('.host[data-connected="false"]').waitFor({ timeout: 30_000 });
     assert.equal(await host.textContent(), 'on lab-e2e (not connected)');

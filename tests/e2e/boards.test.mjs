@@ -18,7 +18,7 @@ test('a board run shows live progress, then its results, without a reload', asyn
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.base);
+  await page.goto(`${server.base}/boards`);
   await page.evaluate(() => { window.notReloaded = true; });
 
   await page.locator('#board-suite').selectOption('post-quantum');
@@ -43,9 +43,12 @@ test('a board run shows live progress, then its results, without a reload', asyn
   const runs = await server.api('/api/runs');
   assert.equal(runs.length, 1);
   assert.equal(runs[0].status, 'complete');
+  // The finished run's page opens, then the Runs page lists it.
+  await page.waitForURL(new RegExp(`/runs/${runs[0].id}$`));
   const rows = page.locator('#results tbody tr');
   await page.waitForFunction(() => document.querySelectorAll('#results tbody tr').length === 18);
   assert.equal(await rows.count(), 18);
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`#runs tr[data-run-id="${runs[0].id}"][data-status="complete"]`).waitFor();
   assert.ok(await page.evaluate(() => window.notReloaded), 'the page was not reloaded');
   assert.equal(await page.locator('#error').count(), 0);
@@ -55,7 +58,7 @@ test('a board run shows live progress, then its results, without a reload', asyn
 
 test('a board run can be cancelled from the page, and keeps what it measured', async () => {
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(server.base);
+  await page.goto(`${server.base}/boards`);
   await page.locator('#board-suite').selectOption('whole');
   await page.locator('#board-iterations').fill('3');
   await page.locator('#board-iterations').dispatchEvent('change');
@@ -70,7 +73,10 @@ test('a board run can be cancelled from the page, and keeps what it measured', a
   const results = await server.api(`/api/runs/${run.id}/results`);
   assert.ok(results.length >= 1 && results.length < 40, `${results.length} results kept`);
   assert.equal(await page.locator('#error').count(), 0, 'a cancel is not an error');
+  await page.waitForURL(new RegExp(`/runs/${run.id}$`));
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`#runs tr[data-run-id="${run.id}"][data-status="interrupted"]`).waitFor();
   // The board is free again.
+  await page.locator('header nav a[href="/boards"]').click();
   assert.ok(await page.locator('button[data-board="qemu-mps2-an386"]').isEnabled());
 });

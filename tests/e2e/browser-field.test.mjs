@@ -31,8 +31,15 @@ async function watchedPage(browser, base) {
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
   });
-  await page.goto(base);
+  await page.goto(`${base}/boards`);
   return { context, page, problems, foreign };
+}
+
+// Opens run `id`'s page the way a person does: the Runs page, then its row.
+async function openRun(page, id) {
+  await page.locator('header nav a[href="/runs"]').click();
+  await page.locator(`#runs tr[data-run-id="${id}"]`).click();
+  await page.locator('#results h2', { hasText: `run ${id}` }).waitFor();
 }
 
 // Runs the chosen implementations on a suite in the page; the browser runs
@@ -50,10 +57,20 @@ async function runInBrowser(page, { suite = 'common', implementations = IMPLEMEN
     if (text) seen.add(text);
   }, 100);
   await page.locator('#browser-run').click();
-  await page.locator('#browser-progress', { hasText: /^(Done|Failed|Cancelled)/ }).waitFor({ timeout: 300_000 });
+  // Done, a run that stored something opens its first run's page; the
+  // Boards page still says how it ended.
+  const ended = /^(Done|Failed|Cancelled)/;
+  await page.waitForFunction(
+    (ended) => /^\/runs\/\d+$/.test(location.pathname) || new RegExp(ended).test(document.querySelector('#browser-progress')?.textContent ?? ''),
+    ended.source,
+    { timeout: 300_000 },
+  );
   clearInterval(watch);
+  if (!(await page.locator('#browser-progress').count())) await page.locator('header nav a[href="/boards"]').click();
+  const status = await page.locator('#browser-progress').innerText();
+  assert.match(status, ended);
   const runs = (await api('/api/runs')).filter((r) => !before.has(r.id)).reverse();
-  return { runs, progress: [...seen], status: await page.locator('#browser-progress').innerText() };
+  return { runs, progress: [...seen], status };
 }
 
 const implementationOf = (run) => run.build.extra.implementation ?? 'wasm';
@@ -113,8 +130,7 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
     }
 
     // The page shows the very figures stored.
-    await page.locator(`#runs tr[data-run-id="${run.id}"]`).click();
-    await page.locator('#results h2', { hasText: `run ${run.id}` }).waitFor();
+    await openRun(page, run.id);
     for (const r of results) {
       const row = page.locator(`#results tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
       await row.waitFor();
@@ -129,7 +145,7 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
   }
   // Any of the four runs, opened, sets the four side by side per
   // operation: each one's stored ops/s and its share of the fastest.
-  await page.locator(`#runs tr[data-run-id="${runs[1].id}"]`).click();
+  await openRun(page, runs[1].id);
   await page.locator('#field tbody tr').first().waitFor();
   const labels = await page.locator('#field thead th').allInnerTexts();
   assert.deepEqual(labels.slice(2), [runs[0].build.extra.browser, 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1']);
@@ -147,11 +163,16 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
     }
   }
   // Compare sets any of them against any other run, as it does boards'.
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`input.compare[data-run-id="${runs[1].id}"]`).check();
   await page.locator(`input.compare[data-run-id="${runs[3].id}"]`).check();
-  await page.locator('#compare h2', { hasText: `Compare runs ${runs[1].id}, ${runs[3].id}` }).waitFor();
-  await page.locator('#compare tbody tr').nth(5).waitFor();
-  assert.equal(await page.locator('#compare tbody tr').count(), 6);
+  await page.locator('#compare-link').click();
+  await page.locator('#compare .matrix-table tbody tr').nth(5).waitFor();
+  assert.equal(await page.locator('#compare .matrix-table tbody tr').count(), 6);
+  assert.deepEqual(
+    await page.locator('#compare thead th[data-run]').evaluateAll((ths) => ths.map((th) => Number(th.dataset.run))),
+    [runs[1].id, runs[3].id],
+  );
   await page.screenshot({ path: join(screenshots, 'browser-field.png'), fullPage: true });
   assert.deepEqual(problems, []);
   assert.deepEqual(foreign, [], 'nothing is fetched from another origin');
@@ -180,7 +201,7 @@ test('without a secure context WebCrypto is stored skipped with the reason, and 
     }
     assert.deepEqual(noble.map((r) => r.status), Array(6).fill('ok'));
     // The reason is on the page too.
-    await page.locator(`#runs tr[data-run-id="${runs[0].id}"]`).click();
+    await openRun(page, runs[0].id);
     const row = page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="encaps"]');
     assert.equal(await row.getAttribute('data-status'), 'skipped');
     assert.match(await row.locator('.note').innerText(), /has no crypto\.subtle/);
@@ -225,7 +246,7 @@ export const ml_kem768 = { ...honest768, encapsulate(publicKey, m) {
   }
   // Its ML-DSA is untouched, and still measured.
   assert.deepEqual(results.filter((r) => r.algorithm === 'ML-DSA-65').map((r) => r.status), ['ok', 'ok', 'ok']);
-  await page.locator(`#runs tr[data-run-id="${runs[0].id}"]`).click();
+  await openRun(page, runs[0].id);
   const row = page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="decaps"]');
   assert.equal(await row.getAttribute('data-status'), 'failed');
   assert.match(await row.locator('.note').innerText(), /another shared secret/);

@@ -32,9 +32,10 @@ test('board results are listed, and a browser run is stored and listed beside th
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.base);
+  await page.goto(`${server.base}/runs`);
 
   await page.locator(`#runs tr[data-run-id="${boardRun}"]`).click();
+  await page.waitForURL(new RegExp(`/runs/${boardRun}$`));
   for (const expected of boardResults) {
     const row = page.locator(
       `#results tr[data-algorithm="${expected.algorithm}"][data-operation="${expected.operation}"]`,
@@ -48,6 +49,7 @@ test('board results are listed, and a browser run is stored and listed beside th
   // The browser run: every ML-KEM and ML-DSA level and the classical
   // baselines, in a worker, with progress as it goes; the suite's wasm
   // alone (browser-field.test.mjs runs the other implementations).
+  await page.locator('header nav a[href="/boards"]').click();
   await page.locator('#browser-suite').selectOption('with-classical');
   await page.locator('#browser-time').selectOption('200');
   for (const peer of ['webcrypto', 'noble', 'liboqs']) await page.locator(`#browser-impl-${peer}`).uncheck();
@@ -60,17 +62,28 @@ test('board results are listed, and a browser run is stored and listed beside th
     if (text) seen.add(text);
   }, 100);
 
-  // The page stays responsive while the worker runs: picking another run
-  // shows its results, and the browser run is still going.
+  // The page stays responsive while the worker runs: another page opens,
+  // picking another run shows its results, and back on Boards the browser
+  // run is still going, its progress shown again.
   const responded = Date.now();
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`#runs tr[data-run-id="${hashRun}"]`).click();
   await page.locator('#results h2', { hasText: `run ${hashRun}` }).waitFor({ timeout: 5_000 });
   await page.locator('#results tr[data-algorithm="SHA-256"][data-operation="hash"]').waitFor({ timeout: 5_000 });
   const respondedMs = Date.now() - responded;
-  assert.ok(await bar.isVisible(), 'the browser run was still going while the page answered');
   assert.ok(respondedMs < 5_000, `the page answered in ${respondedMs} ms`);
+  await page.locator('header nav a[href="/boards"]').click();
+  assert.ok(await bar.isVisible(), 'the browser run was still going while another page was read');
 
-  await bar.waitFor({ state: 'hidden', timeout: 300_000 });
+  // Done, it is stored, and its run's page opens (the user is still on
+  // Boards).
+  const deadline = Date.now() + 300_000;
+  let stored;
+  while (!(stored = (await server.api('/api/runs')).find((r) => r.source === 'browser'))) {
+    assert.ok(Date.now() < deadline, 'a browser run was stored within 5 minutes');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await page.waitForURL(new RegExp(`/runs/${stored.id}$`));
   clearInterval(watch);
   const progressTexts = [...seen].filter((t) => / \(\d+ of \d+\)/.test(t));
   assert.ok(progressTexts.length >= 5, `progress updates appeared: ${JSON.stringify([...seen])}`);
@@ -78,7 +91,7 @@ test('board results are listed, and a browser run is stored and listed beside th
 
   const runs = await server.api('/api/runs');
   const browserRun = runs.find((r) => r.source === 'browser');
-  assert.ok(browserRun, `no browser run was stored: ${await page.locator('#browser-progress').innerText()}`);
+  assert.ok(browserRun, 'a browser run was stored');
   assert.match(browserRun.board, /^browser:[0-9a-f]{8}$/);
   assert.equal(browserRun.status, 'complete');
   const extra = browserRun.build.extra;
@@ -105,9 +118,7 @@ test('board results are listed, and a browser run is stored and listed beside th
     assert.ok(r.stack_bytes !== null, 'stack is measured in wasm too');
   }
 
-  const row = page.locator(`#runs tr[data-run-id="${browserRun.id}"]`);
-  await row.waitFor();
-  await row.click();
+  assert.match(page.url(), new RegExp(`/runs/${browserRun.id}$`));
   for (const r of browserResults) {
     const shown = page.locator(`#results tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
     await shown.waitFor();
@@ -122,7 +133,7 @@ test('board results are listed, and a browser run is stored and listed beside th
 
 test('a browser run can be cancelled, and nothing of it is stored', async () => {
   const page = await chromium.browser.newPage();
-  await page.goto(server.base);
+  await page.goto(`${server.base}/boards`);
   const before = (await server.api('/api/runs')).length;
   await page.locator('#browser-suite').selectOption('whole');
   await page.locator('#browser-run').click();

@@ -22,7 +22,7 @@ test('a wolfCrypt log is previewed, stored once, and shown beside the runs', asy
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.base);
+  await page.goto(`${server.base}/import`);
 
   await page.locator('#import-format').selectOption('wolfcrypt');
   await page.locator('#import-file').setInputFiles(sample);
@@ -53,7 +53,8 @@ test('a wolfCrypt log is previewed, stored once, and shown beside the runs', asy
   await page.locator('#import-summary').waitFor();
 
   await page.locator('#import-store').click();
-  await page.locator('#import-status', { hasText: 'Stored as run' }).waitFor();
+  // Stored, the run's page opens with the log's figures.
+  await page.waitForURL(/\/runs\/\d+$/);
   const [run] = await server.api('/api/runs');
   assert.equal(run.source, 'import');
   assert.equal(run.board, 'b-u585i-iot02a');
@@ -64,9 +65,17 @@ test('a wolfCrypt log is previewed, stored once, and shown beside the runs', asy
   assert.equal(await keygen.locator('td[data-field="stack_bytes"]').getAttribute('data-value'), '1096');
   const sha = page.locator('#results tr[data-algorithm="SHA-256"][data-operation="hash"] td[data-field="bytes_per_sec"]');
   assert.equal(Number(await sha.getAttribute('data-value')), 14.429 * 1024 * 1024);
+  assert.match(page.url(), new RegExp(`/runs/${run.id}$`));
+  await page.locator('header nav a[href="/runs"]').click();
   assert.match(await page.locator(`#runs tr[data-run-id="${run.id}"]`).textContent(), /import/);
 
-  // The same file again: the preview says so, and Store stays off.
+  // The same file again, on a fresh Import page: the preview says so, and
+  // Store stays off.
+  await page.locator('header nav a[href="/import"]').click();
+  await page.locator('#import-format').selectOption('wolfcrypt');
+  await page.locator('#import-file').setInputFiles(sample);
+  await page.locator('#import-board').fill('b-u585i-iot02a');
+  await page.locator('#import-clock').fill('160');
   await page.locator('#import-preview').click();
   await page.locator('#import-duplicate').waitFor();
   assert.match(await page.locator('#import-duplicate').textContent(), new RegExp(`as run ${run.id}`));

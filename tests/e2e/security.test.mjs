@@ -78,7 +78,7 @@ test('every response carries the policy, cross-origin isolation and nosniff', as
 test('the dashboard, a browser run, live events, charts, an import and a report break no rule', async () => {
   const context = await chromium.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const { page, violations } = await watchedPage(context);
-  await page.goto(server.base);
+  await page.goto(`${server.base}/boards`);
   assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the page is cross-origin isolated');
 
   // A board run, followed by the server's events (EventSource).
@@ -90,6 +90,8 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   await page.locator('#board-run').waitFor({ state: 'detached', timeout: 120_000 });
   const [boardRun] = await server.api('/api/runs');
   assert.equal(boardRun.status, 'complete');
+  await page.waitForURL(new RegExp(`/runs/${boardRun.id}$`));
+  await page.locator('header nav a[href="/boards"]').click();
 
   // The browser run: a module worker compiling the suite's wasm, then the
   // peers' worker with WebCrypto, noble's modules and liboqs-js's
@@ -99,18 +101,19 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   await page.locator('#browser-run').click();
   const bar = page.locator('#browser-progress-bar');
   await bar.waitFor({ state: 'visible' });
-  await bar.waitFor({ state: 'hidden', timeout: 300_000 });
+  await page.waitForURL(/\/runs\/\d+$/, { timeout: 300_000 });
   const browserRuns = (await server.api('/api/runs')).filter((r) => r.source === 'browser');
   assert.deepEqual(
     browserRuns.map((r) => r.build.extra.implementation ?? 'wasm').reverse(),
     ['wasm', 'webcrypto', 'noble-post-quantum@0.7.1', 'liboqs-js@0.15.1'],
   );
   const browserRun = browserRuns.find((r) => !r.build.extra.implementation);
-  assert.ok(browserRun, `no browser run was stored: ${await page.locator('#browser-progress').innerText()}`);
+  assert.ok(browserRun, 'a browser run was stored');
   assert.equal(browserRun.build.extra.cross_origin_isolated, 'true');
 
   // Its results as a table and inline SVG charts, linear and logarithmic,
   // with their data: downloads; one operation's history as a line.
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`#runs tr[data-run-id="${browserRun.id}"]`).click();
   await page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="keygen"]').waitFor();
   await page.locator('#chart-ops svg').waitFor();
@@ -121,13 +124,22 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   assert.match(await page.locator('#export-csv').getAttribute('href'), /^data:text\/csv/);
   await page.locator('#results tr[data-algorithm="ML-KEM-768"][data-operation="keygen"] button.history-link').click();
   await page.locator('#chart-history svg').waitFor();
+  // Shared: its link is opened last.
+  await page.locator('#share').click();
+  const shared = await page.locator('#share-link').getAttribute('href');
 
-  // Two runs compared.
+  // Two runs compared, and the matrix with its chart.
+  await page.locator('header nav a[href="/runs"]').click();
   await page.locator(`input.compare[data-run-id="${boardRun.id}"]`).check();
   await page.locator(`input.compare[data-run-id="${browserRun.id}"]`).check();
-  await page.locator('#compare tbody tr').first().waitFor();
+  await page.locator('#compare-link').click();
+  await page.locator('#compare .matrix-table tbody tr').first().waitFor();
+  await page.locator('header nav a[href="/"]').click();
+  await page.locator('#matrix tbody tr').first().waitFor();
+  await page.locator('#chart-matrix svg').waitFor();
 
   // An import's preview.
+  await page.locator('header nav a[href="/import"]').click();
   await page.locator('#import-format').selectOption('wolfcrypt');
   await page.locator('#import-file').setInputFiles(sample);
   await page.locator('#import-board').fill('b-u585i-iot02a');
@@ -135,9 +147,7 @@ test('the dashboard, a browser run, live events, charts, an import and a report 
   await page.locator('#import-preview').click();
   await page.locator('#import-summary').waitFor();
 
-  // A shared report, opened from its link.
-  await page.locator('#share').click();
-  const shared = await page.locator('#share-link').getAttribute('href');
+  // The shared report, opened from its link.
   await page.goto(new URL(shared, server.base).href);
   await page.locator('#report-banner').waitFor();
   await page.locator('#results tbody tr').first().waitFor();

@@ -58,7 +58,7 @@ test('a board plugged in shows up, unplugged goes, plugged back returns, all wit
   const page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(server.base);
+  await page.goto(`${server.base}/boards`);
   await page.evaluate(() => { window.notReloaded = true; });
   await page.locator('button[data-board="qemu-mps2-an386"]').waitFor();
   const button = page.locator(`button[data-board="${boardId}"]`);
