@@ -3,10 +3,12 @@
 //!
 //! The store is filled the way it fills in use, through `POST /api/uploads`
 //! (runs of one suite each, the suite's own operations and figures, from
-//! one native run of this host), then wrk, a second process, asks for what
-//! the dashboard asks for: an operation's history on a board, a
-//! comparison of runs, the runs list, one run's results, a shared report;
-//! last, the history again while other clients upload runs. wrk's latency
+//! one native run of this host, each board's runs from two builds), then
+//! wrk, a second process, asks for what the dashboard asks for: an
+//! operation's history on a board, a comparison of runs, the runs list, one
+//! run's results, a shared report, the matrix of every board and build
+//! and a filtered one; last, the history again while other clients upload
+//! runs. wrk's latency
 //! percentiles, request rate and failed requests are the figures.
 //!
 //! `--postgres` does the same with the store on PostgreSQL: a cluster of
@@ -26,6 +28,10 @@ use crate::{Project, cargo_host, run, setup, step};
 /// Runs are spread over this many boards, so a board's history is a
 /// twentieth of the store, as on a dashboard fed by a lab of boards.
 const BOARDS: usize = 20;
+
+/// Each board's runs alternate between these builds (`opt_level`), so the
+/// matrix has two columns a board: 40.
+const BUILDS: [&str; 2] = ["3", "s"];
 
 struct Settings {
     results: usize,
@@ -157,10 +163,12 @@ fn measure(
         .context("running pqbench export")?;
     let export: Value = serde_json::from_slice(&export.stdout).context("the native run's export")?;
     let measurements = measurements_of(&export)?;
-    let bodies = (0..BOARDS)
-        .map(|board| {
-            let path = dir.join(format!("upload-{board:02}.json"));
-            std::fs::write(&path, upload(board, &measurements).to_string())?;
+    // Upload i is board i % BOARDS's, of build (i / BOARDS) % 2.
+    let bodies = (0..BOARDS * BUILDS.len())
+        .map(|i| {
+            let (board, opt_level) = (i % BOARDS, BUILDS[i / BOARDS]);
+            let path = dir.join(format!("upload-{board:02}-opt-{opt_level}.json"));
+            std::fs::write(&path, upload(board, opt_level, &measurements).to_string())?;
             Ok(path)
         })
         .collect::<Result<Vec<PathBuf>>>()?;
@@ -197,7 +205,7 @@ fn measure(
         text.push_str(&format!(
             "url = \"{base}/api/uploads\"\ndata-binary = \"@{}\"\nheader = \"Content-Type: application/json\"\n\
              output = \"/dev/null\"\nwrite-out = \"%{{http_code}}\\n\"\n",
-            bodies[i % BOARDS].display()
+            bodies[i % bodies.len()].display()
         ));
     }
     std::fs::write(&config, text)?;
@@ -245,13 +253,19 @@ fn measure(
         ("the runs list", "/api/runs?limit=50".to_string()),
         ("one run's results", format!("/api/runs/{newest}/results")),
         ("a shared report", format!("/api/reports/{report}")),
+        ("the matrix, every board and build", "/api/matrix".to_string()),
+        (
+            "the matrix of one algorithm on hosts",
+            "/api/matrix?source=native&algorithm=ML-KEM-768".to_string(),
+        ),
     ];
     let mut table = format!(
-        "{} store: {stored} results in {runs} runs ({} boards), stored through the API in {:.0} s ({:.0} results/s). \
+        "{} store: {stored} results in {runs} runs ({} boards, {} builds each), stored through the API in {:.0} s ({:.0} results/s). \
          wrk {} s per line, 2 threads, {} connections, on the same 2-core machine as the server.\n\n\
          | request | what the dashboard shows | req/s | p50 | p99 | failed |\n|---|---|--:|--:|--:|--:|\n",
         store.name(),
         BOARDS,
+        BUILDS.len(),
         seeding.as_secs_f64(),
         stored as f64 / seeding.as_secs_f64(),
         settings.seconds,
@@ -327,14 +341,14 @@ fn measurements_of(export: &Value) -> Result<Vec<Value>> {
     Ok(measurements)
 }
 
-fn upload(board: usize, measurements: &[Value]) -> Value {
+fn upload(board: usize, opt_level: &str, measurements: &[Value]) -> Value {
     json!({
         "source": "native",
         "board": format!("native:load-{board:02}"),
         "ticks_per_second": 1_000_000_000u64,
         "tick_unit": "ns",
         "clock_hz": null,
-        "build": {"profile": "release", "extra": {"load": "bench-load"}},
+        "build": {"profile": "release", "opt_level": opt_level, "extra": {"load": "bench-load"}},
         "measurements": measurements,
     })
 }
