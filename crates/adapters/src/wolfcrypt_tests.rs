@@ -518,12 +518,12 @@ fn unknown_lines_are_reported_with_numbers_and_reasons() {
     let text = "\
 wolfCrypt Benchmark (block bytes 1024, min 1.0 sec each)
 AES-128-XTS-enc 5 MiB took 1.000 seconds, 5.000 MiB/s
-3DES 1 MiB took 1.000 seconds, 1.000 MiB/s
-MD5 5 MiB took 1.000 seconds, 5.000 MiB/s
-ECC   [BRAINPOOLP256R1]   256  key gen   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
+AES-256-SIV-enc 1 MiB took 1.000 seconds, 1.000 MiB/s
+ASCON-AEAD 5 MiB took 1.000 seconds, 5.000 MiB/s
+ECC   [BRAINPOOLP256R1]   384  key gen   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
 FALCON     1  sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec
 ECC   [      SECP256R1]   256  encrypt   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
-RSA 1024 public 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec
+RSA 8192 public 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec
 hello from the board
 Benchmark AES-256-GCM-enc failed: -173
 RSA 2048 public 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec
@@ -536,12 +536,12 @@ AES-128-CBC-enc   8.521 MB/s
         reasons,
         [
             (2, "no pqbench name for wolfCrypt's AES-128-XTS-enc"),
-            (3, "no pqbench name for wolfCrypt's 3DES"),
-            (4, "no pqbench name for wolfCrypt's MD5"),
-            (5, "no pqbench name for wolfCrypt's ECC [BRAINPOOLP256R1] 256 key gen"),
+            (3, "no pqbench name for wolfCrypt's AES-256-SIV-enc"),
+            (4, "no pqbench name for wolfCrypt's ASCON-AEAD"),
+            (5, "no pqbench name for wolfCrypt's ECC [BRAINPOOLP256R1] 384 key gen"),
             (6, "no pqbench name for wolfCrypt's FALCON 1 sign"),
             (7, "no pqbench name for wolfCrypt's ECC [SECP256R1] 256 encrypt"),
-            (8, "no pqbench name for wolfCrypt's RSA 1024 public"),
+            (8, "no pqbench name for wolfCrypt's RSA 8192 public"),
             (9, "not a line of wolfCrypt's benchmark output"),
             (10, "wolfCrypt reported that AES-256-GCM-enc failed (error -173); no figure is stored"),
             (12, "a -print summary line: it repeats a figure printed above (rounded), so it is not stored"),
@@ -954,4 +954,367 @@ fn sphincs_plus_forms() {
         assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
         assert!(r.note.as_deref().unwrap().starts_with("SPHINCS+ round 3 (pre-FIPS)"), "{:?}", r.note);
     }
+}
+
+/// A symmetric line read whole: its names, its seconds and its rate (MiB/s
+/// as printed, stored in bytes per second), the amount in the note and no
+/// asymmetric figure.
+fn symmetric_line(line: &str, algorithm: Algorithm, operation: Operation, seconds: f64, mib_per_sec: f64) {
+    let r = one(line);
+    assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+    assert_eq!(r.total_seconds, Some(seconds), "{line}");
+    assert_eq!(r.bytes_per_sec, Some(mib_per_sec * 1048576.0), "{line}");
+    assert_eq!((r.iterations, r.avg_ms, r.ops_per_sec), (None, None, None), "{line}");
+    let amount = line.split_whitespace().nth(1).unwrap();
+    assert!(
+        r.note.as_deref().unwrap_or("").contains(&format!("{amount} MiB in {seconds:.3} s")),
+        "{line}: {:?}",
+        r.note
+    );
+}
+
+/// An asymmetric line read whole: its names, count, seconds, average and
+/// rate as printed.
+fn asymmetric_line(line: &str, algorithm: Algorithm, operation: Operation, figures: (u64, f64, f64, f64)) {
+    let r = one(line);
+    assert_eq!((r.algorithm, r.operation), (algorithm, operation), "{line}");
+    let (iterations, seconds, avg_ms, ops_per_sec) = figures;
+    assert_eq!(
+        (r.iterations, r.total_seconds, r.avg_ms, r.ops_per_sec, r.bytes_per_sec),
+        (Some(iterations), Some(seconds), Some(avg_ms), Some(ops_per_sec), None),
+        "{line}"
+    );
+}
+
+// `bench_md5` ("MD5"), `bench_ripemd` ("RIPEMD"), `bench_blake2b`/`2s`
+// ("BLAKE2b"/"BLAKE2s", 64- and 32-byte digests) and `bench_sm3` ("SM3"),
+// all through `bench_stats_sym_finish` (wolfSSL master 0004fcc's
+// benchmark.c; MD5, RIPEMD and BLAKE2b print the same since 3.x).
+#[test]
+fn legacy_and_regional_hash_forms() {
+    use Algorithm::*;
+    let hash = Operation::Hash;
+    symmetric_line("MD5                 45 MiB took 1.000 seconds,   44.736 MiB/s", Md5, hash, 1.0, 44.736);
+    symmetric_line(
+        "RIPEMD              20 MiB took 1.004 seconds,   19.920 MiB/s",
+        Ripemd160,
+        hash,
+        1.004,
+        19.92,
+    );
+    symmetric_line(
+        "BLAKE2b             35 MiB took 1.000 seconds,   34.863 MiB/s",
+        Blake2b512,
+        hash,
+        1.0,
+        34.863,
+    );
+    symmetric_line(
+        "BLAKE2s             25 MiB took 1.001 seconds,   24.975 MiB/s",
+        Blake2s256,
+        hash,
+        1.001,
+        24.975,
+    );
+    symmetric_line("SM3                 15 MiB took 1.002 seconds,   14.970 MiB/s", Sm3, hash, 1.002, 14.97);
+    assert!(one("BLAKE2b 35 MiB took 1.000 seconds, 34.863 MiB/s").note.unwrap().contains("64-byte digest"));
+}
+
+// `bench_hmac_md5` ("HMAC-MD5"), `bench_hmac_sha3_256/384/512`
+// ("HMAC-SHA3-256"...) through `bench_hmac`, and `bench_siphash`
+// ("SipHash-8"/"SipHash-16": wc_SipHash's 8- and 16-byte tags), wolfSSL
+// master 0004fcc.
+#[test]
+fn further_mac_forms() {
+    use Algorithm::*;
+    let mac = Operation::Mac;
+    symmetric_line(
+        "HMAC-MD5            44 MiB took 1.000 seconds,   43.812 MiB/s",
+        HmacMd5,
+        mac,
+        1.0,
+        43.812,
+    );
+    symmetric_line(
+        "HMAC-SHA3-256       12 MiB took 1.001 seconds,   11.988 MiB/s",
+        HmacSha3_256,
+        mac,
+        1.001,
+        11.988,
+    );
+    symmetric_line(
+        "HMAC-SHA3-384        9 MiB took 1.002 seconds,    8.982 MiB/s",
+        HmacSha3_384,
+        mac,
+        1.002,
+        8.982,
+    );
+    symmetric_line(
+        "HMAC-SHA3-512        6 MiB took 1.000 seconds,    6.250 MiB/s",
+        HmacSha3_512,
+        mac,
+        1.0,
+        6.25,
+    );
+    symmetric_line(
+        "SipHash-8          110 MiB took 1.000 seconds,  109.863 MiB/s",
+        SipHash64,
+        mac,
+        1.0,
+        109.863,
+    );
+    symmetric_line(
+        "SipHash-16         105 MiB took 1.000 seconds,  104.980 MiB/s",
+        SipHash128,
+        mac,
+        1.0,
+        104.98,
+    );
+    assert!(
+        one("SipHash-16 105 MiB took 1.000 seconds, 104.980 MiB/s").note.unwrap().contains("16-byte tag")
+    );
+}
+
+// `bench_des` ("3DES", CBC encryption), `bench_arc4` ("ARC4"),
+// `bench_camellia` ("Camellia", CBC encryption, 16-byte key) and
+// `bench_sm4_cbc`/`_gcm`/`_ccm` ("SM4-CBC-enc"...), wolfSSL master 0004fcc.
+#[test]
+fn legacy_and_regional_cipher_forms() {
+    use Algorithm::*;
+    use Operation::*;
+    symmetric_line(
+        "3DES                 3 MiB took 1.005 seconds,    2.985 MiB/s",
+        TripleDes,
+        Encrypt,
+        1.005,
+        2.985,
+    );
+    symmetric_line(
+        "ARC4                40 MiB took 1.000 seconds,   39.810 MiB/s",
+        Arc4,
+        Encrypt,
+        1.0,
+        39.81,
+    );
+    symmetric_line(
+        "Camellia            10 MiB took 1.000 seconds,    9.766 MiB/s",
+        Camellia128Cbc,
+        Encrypt,
+        1.0,
+        9.766,
+    );
+    symmetric_line(
+        "SM4-CBC-enc          8 MiB took 1.000 seconds,    7.813 MiB/s",
+        Sm4Cbc,
+        Encrypt,
+        1.0,
+        7.813,
+    );
+    symmetric_line(
+        "SM4-CBC-dec          8 MiB took 1.002 seconds,    7.797 MiB/s",
+        Sm4Cbc,
+        Decrypt,
+        1.002,
+        7.797,
+    );
+    symmetric_line(
+        "SM4-GCM-enc          6 MiB took 1.000 seconds,    5.859 MiB/s",
+        Sm4Gcm,
+        Encrypt,
+        1.0,
+        5.859,
+    );
+    symmetric_line(
+        "SM4-GCM-dec          6 MiB took 1.001 seconds,    5.853 MiB/s",
+        Sm4Gcm,
+        Decrypt,
+        1.001,
+        5.853,
+    );
+    symmetric_line(
+        "SM4-CCM-enc          5 MiB took 1.000 seconds,    4.883 MiB/s",
+        Sm4Ccm,
+        Encrypt,
+        1.0,
+        4.883,
+    );
+    symmetric_line(
+        "SM4-CCM-dec          5 MiB took 1.003 seconds,    4.868 MiB/s",
+        Sm4Ccm,
+        Decrypt,
+        1.003,
+        4.868,
+    );
+    let des = one("3DES 3 MiB took 1.005 seconds, 2.985 MiB/s");
+    assert!(des.note.unwrap().starts_with("wolfCrypt's 3DES: CBC encryption"));
+    let camellia = one("Camellia 10 MiB took 1.000 seconds, 9.766 MiB/s");
+    assert!(camellia.note.unwrap().contains("128-bit key"));
+}
+
+// `bench_aesecb`, `bench_aescfb`, `bench_aesofb` ("AES-128-ECB-enc" ... for
+// 128, 192 and 256-bit keys), wolfSSL master 0004fcc.
+#[test]
+fn aes_ecb_cfb_ofb_forms() {
+    use Algorithm::*;
+    use Operation::*;
+    for (line, algorithm, operation, seconds, rate) in [
+        ("AES-128-ECB-enc     30 MiB took 1.000 seconds,   29.541 MiB/s", Aes128Ecb, Encrypt, 1.0, 29.541),
+        ("AES-128-ECB-dec     29 MiB took 1.000 seconds,   28.705 MiB/s", Aes128Ecb, Decrypt, 1.0, 28.705),
+        ("AES-192-ECB-enc     26 MiB took 1.001 seconds,   25.974 MiB/s", Aes192Ecb, Encrypt, 1.001, 25.974),
+        ("AES-192-ECB-dec     25 MiB took 1.000 seconds,   24.811 MiB/s", Aes192Ecb, Decrypt, 1.0, 24.811),
+        ("AES-256-ECB-enc     22 MiB took 1.000 seconds,   21.973 MiB/s", Aes256Ecb, Encrypt, 1.0, 21.973),
+        ("AES-256-ECB-dec     21 MiB took 1.002 seconds,   20.958 MiB/s", Aes256Ecb, Decrypt, 1.002, 20.958),
+        ("AES-128-CFB-enc      9 MiB took 1.000 seconds,    8.789 MiB/s", Aes128Cfb, Encrypt, 1.0, 8.789),
+        ("AES-128-CFB-dec      9 MiB took 1.000 seconds,    8.800 MiB/s", Aes128Cfb, Decrypt, 1.0, 8.8),
+        ("AES-192-CFB-enc      8 MiB took 1.003 seconds,    7.976 MiB/s", Aes192Cfb, Encrypt, 1.003, 7.976),
+        ("AES-192-CFB-dec      8 MiB took 1.000 seconds,    7.999 MiB/s", Aes192Cfb, Decrypt, 1.0, 7.999),
+        ("AES-256-CFB-enc      7 MiB took 1.000 seconds,    7.031 MiB/s", Aes256Cfb, Encrypt, 1.0, 7.031),
+        ("AES-256-CFB-dec      7 MiB took 1.001 seconds,    7.024 MiB/s", Aes256Cfb, Decrypt, 1.001, 7.024),
+        ("AES-128-OFB-enc      9 MiB took 1.000 seconds,    8.691 MiB/s", Aes128Ofb, Encrypt, 1.0, 8.691),
+        ("AES-128-OFB-dec      9 MiB took 1.000 seconds,    8.682 MiB/s", Aes128Ofb, Decrypt, 1.0, 8.682),
+        ("AES-192-OFB-enc      8 MiB took 1.002 seconds,    7.859 MiB/s", Aes192Ofb, Encrypt, 1.002, 7.859),
+        ("AES-192-OFB-dec      8 MiB took 1.000 seconds,    7.861 MiB/s", Aes192Ofb, Decrypt, 1.0, 7.861),
+        ("AES-256-OFB-enc      7 MiB took 1.000 seconds,    6.934 MiB/s", Aes256Ofb, Encrypt, 1.0, 6.934),
+        ("AES-256-OFB-dec      7 MiB took 1.004 seconds,    6.907 MiB/s", Aes256Ofb, Decrypt, 1.004, 6.907),
+    ] {
+        symmetric_line(line, algorithm, operation, seconds, rate);
+    }
+}
+
+// `bench_aesxts` ("AES-XTS-enc"/"-dec", and with WOLFSSL_AESXTS_STREAM
+// "AES-XTS-stream-enc"/"-dec"): no key size printed, a 32-byte XTS key
+// (two AES-128 keys) only; `bench_aesccm` ("AES-CCM-enc"/"-dec" through
+// AES_AAD_STRING): no key size printed, keyed with 16 bytes. wolfSSL
+// master 0004fcc; "AES-XTS-enc" reads the same in 4.x.
+#[test]
+fn aes_xts_and_ccm_forms() {
+    use Algorithm::*;
+    use Operation::*;
+    symmetric_line(
+        "AES-XTS-enc         12 MiB took 1.000 seconds,   11.719 MiB/s",
+        Aes128Xts,
+        Encrypt,
+        1.0,
+        11.719,
+    );
+    symmetric_line(
+        "AES-XTS-dec         12 MiB took 1.001 seconds,   11.707 MiB/s",
+        Aes128Xts,
+        Decrypt,
+        1.001,
+        11.707,
+    );
+    symmetric_line(
+        "AES-CCM-enc          6 MiB took 1.000 seconds,    5.762 MiB/s",
+        Aes128Ccm,
+        Encrypt,
+        1.0,
+        5.762,
+    );
+    symmetric_line(
+        "AES-CCM-dec          6 MiB took 1.002 seconds,    5.750 MiB/s",
+        Aes128Ccm,
+        Decrypt,
+        1.002,
+        5.75,
+    );
+    let xts = one("AES-XTS-enc 12 MiB took 1.000 seconds, 11.719 MiB/s");
+    assert!(xts.note.unwrap().contains("two AES-128 keys"));
+    let ccm = one("AES-CCM-dec 6 MiB took 1.002 seconds, 5.750 MiB/s");
+    assert!(ccm.note.unwrap().contains("16-byte key"));
+    // The streaming lines are variant rows of the one-shot ones.
+    let log = parse(
+        "AES-XTS-enc         12 MiB took 1.000 seconds,   11.719 MiB/s\n\
+         AES-XTS-stream-enc  11 MiB took 1.000 seconds,   11.230 MiB/s\n\
+         AES-XTS-stream-dec  11 MiB took 1.003 seconds,   11.196 MiB/s\n",
+        None,
+    )
+    .unwrap();
+    assert!(log.unread.is_empty(), "{:#?}", log.unread);
+    let rows = results(&log);
+    assert_eq!(rows.len(), 3);
+    assert_eq!((rows[0].algorithm, rows[0].operation), (Aes128Xts, Encrypt));
+    assert!(!rows[0].note.as_deref().unwrap().starts_with("variant:"), "{:?}", rows[0].note);
+    assert_eq!((rows[1].algorithm, rows[1].operation), (Aes128Xts, Encrypt));
+    assert_eq!((rows[1].total_seconds, rows[1].bytes_per_sec), (Some(1.0), Some(11.23 * 1048576.0)));
+    assert!(rows[1].note.as_deref().unwrap().starts_with("variant: streaming"), "{:?}", rows[1].note);
+    assert_eq!((rows[2].algorithm, rows[2].operation), (Aes128Xts, Decrypt));
+    assert_eq!((rows[2].total_seconds, rows[2].bytes_per_sec), (Some(1.003), Some(11.196 * 1048576.0)));
+    assert!(rows[2].note.as_deref().unwrap().starts_with("variant: streaming"), "{:?}", rows[2].note);
+    // A -no_AAD CCM line is a variant of the CCM row.
+    let r = one("AES-CCM-enc-no_AAD   6 MiB took 1.000 seconds,    5.801 MiB/s");
+    assert_eq!((r.algorithm, r.operation, r.bytes_per_sec), (Aes128Ccm, Encrypt, Some(5.801 * 1048576.0)));
+    assert!(r.note.unwrap().starts_with("variant: without AAD"));
+}
+
+// `bench_rsa_helper`/`bench_rsaKeyGen_helper` at 1024 bits (`"RSA"`,
+// keySizes {1024, ...} where RSA_MIN_SIZE <= 1024), and the bracketed
+// ECC lines (`"ECC   [%15s]"`...) for SECP192R1, SECP224R1 and the
+// brainpool curves, wolfSSL master 0004fcc.
+#[test]
+fn rsa_1024_and_further_curves() {
+    use Algorithm::*;
+    use Operation::*;
+    for (line, algorithm, operation, figures) in [
+        (
+            "RSA     1024   public      3900 ops took 1.000 sec, avg 0.256 ms, 3900.000 ops/sec",
+            Rsa1024,
+            Public,
+            (3900, 1.0, 0.256, 3900.0),
+        ),
+        (
+            "RSA     1024  private       600 ops took 1.001 sec, avg 1.668 ms, 599.401 ops/sec",
+            Rsa1024,
+            Private,
+            (600, 1.001, 1.668, 599.401),
+        ),
+        (
+            "RSA     1024  key gen        20 ops took 1.046 sec, avg 52.300 ms, 19.120 ops/sec",
+            Rsa1024,
+            Keygen,
+            (20, 1.046, 52.3, 19.12),
+        ),
+        (
+            "ECC   [      SECP192R1]   192  key gen   1200 ops took 1.000 sec, avg 0.833 ms, 1200.000 ops/sec",
+            EcdhP192,
+            Keygen,
+            (1200, 1.0, 0.833, 1200.0),
+        ),
+        (
+            "ECDHE [      SECP224R1]   224    agree    900 ops took 1.001 sec, avg 1.112 ms, 899.101 ops/sec",
+            EcdhP224,
+            Agree,
+            (900, 1.001, 1.112, 899.101),
+        ),
+        (
+            "ECDSA [      SECP224R1]   224     sign   1000 ops took 1.000 sec, avg 1.000 ms, 1000.000 ops/sec",
+            EcdsaP224,
+            Sign,
+            (1000, 1.0, 1.0, 1000.0),
+        ),
+        (
+            "ECC   [BRAINPOOLP256R1]   256  key gen    300 ops took 1.002 sec, avg 3.340 ms, 299.401 ops/sec",
+            EcdhBrainpoolP256r1,
+            Keygen,
+            (300, 1.002, 3.34, 299.401),
+        ),
+        (
+            "ECDSA [BRAINPOOLP384R1]   384   verify     80 ops took 1.010 sec, avg 12.625 ms, 79.208 ops/sec",
+            EcdsaBrainpoolP384r1,
+            Verify,
+            (80, 1.01, 12.625, 79.208),
+        ),
+        (
+            "ECDHE [BRAINPOOLP512R1]   512    agree     40 ops took 1.020 sec, avg 25.500 ms, 39.216 ops/sec",
+            EcdhBrainpoolP512r1,
+            Agree,
+            (40, 1.02, 25.5, 39.216),
+        ),
+    ] {
+        asymmetric_line(line, algorithm, operation, figures);
+    }
+    // Without the curve a 224-bit key is NIST's, as for P-256.
+    let r = one("ECDSA  224 sign 1000 ops took 1.000 sec, avg 1.000 ms, 1000.000 ops/sec");
+    assert_eq!((r.algorithm, r.operation), (EcdsaP224, Sign));
+    assert!(r.note.unwrap().contains("NIST P-224"));
 }

@@ -166,6 +166,51 @@ names! {
         XmssMtSha2_40_8_256 => "XMSSMT-SHA2_40/8_256",
         XmssMtSha2_60_6_256 => "XMSSMT-SHA2_60/6_256",
         XmssMtSha2_60_12_256 => "XMSSMT-SHA2_60/12_256",
+        // wolfCrypt's remaining symmetric, hash and MAC lines (issue 24),
+        // for imports only: legacy and regional ciphers and hashes, the
+        // further AES modes by key size, and the curves and RSA size
+        // beyond the suite's. 3DES is three-key Triple DES; SipHash is
+        // SipHash-2-4 by its tag's bits; a brainpool curve keeps its RFC
+        // 5639 name.
+        Md5 => "MD5",
+        HmacMd5 => "HMAC-MD5",
+        Ripemd160 => "RIPEMD-160",
+        Blake2b512 => "BLAKE2b-512",
+        Blake2s256 => "BLAKE2s-256",
+        Sm3 => "SM3",
+        HmacSha3_256 => "HMAC-SHA3-256",
+        HmacSha3_384 => "HMAC-SHA3-384",
+        HmacSha3_512 => "HMAC-SHA3-512",
+        SipHash64 => "SipHash-2-4-64",
+        SipHash128 => "SipHash-2-4-128",
+        TripleDes => "3DES",
+        Arc4 => "ARC4",
+        Camellia128Cbc => "Camellia-128-CBC",
+        Sm4Cbc => "SM4-CBC",
+        Sm4Gcm => "SM4-GCM",
+        Sm4Ccm => "SM4-CCM",
+        Aes128Ecb => "AES-128-ECB",
+        Aes192Ecb => "AES-192-ECB",
+        Aes256Ecb => "AES-256-ECB",
+        Aes128Cfb => "AES-128-CFB",
+        Aes192Cfb => "AES-192-CFB",
+        Aes256Cfb => "AES-256-CFB",
+        Aes128Ofb => "AES-128-OFB",
+        Aes192Ofb => "AES-192-OFB",
+        Aes256Ofb => "AES-256-OFB",
+        Aes128Xts => "AES-128-XTS",
+        Aes128Ccm => "AES-128-CCM",
+        Rsa1024 => "RSA-1024",
+        EcdsaP192 => "ECDSA-P192",
+        EcdhP192 => "ECDH-P192",
+        EcdsaP224 => "ECDSA-P224",
+        EcdhP224 => "ECDH-P224",
+        EcdsaBrainpoolP256r1 => "ECDSA-brainpoolP256r1",
+        EcdhBrainpoolP256r1 => "ECDH-brainpoolP256r1",
+        EcdsaBrainpoolP384r1 => "ECDSA-brainpoolP384r1",
+        EcdhBrainpoolP384r1 => "ECDH-brainpoolP384r1",
+        EcdsaBrainpoolP512r1 => "ECDSA-brainpoolP512r1",
+        EcdhBrainpoolP512r1 => "ECDH-brainpoolP512r1",
     }
 }
 
@@ -239,14 +284,20 @@ impl Algorithm {
                 Family::PostQuantum
             }
             Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
-            | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 => Family::Classical,
+            | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 | Rsa1024 | EcdsaP192 | EcdhP192
+            | EcdsaP224 | EcdhP224 | EcdsaBrainpoolP256r1 | EcdhBrainpoolP256r1 | EcdsaBrainpoolP384r1
+            | EcdhBrainpoolP384r1 | EcdsaBrainpoolP512r1 | EcdhBrainpoolP512r1 => Family::Classical,
             Aes128Gcm | Aes192Gcm | Aes256Gcm | Aes128Cbc | Aes192Cbc | Aes256Cbc | Aes128Ctr | Aes192Ctr
-            | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng => Family::Symmetric,
+            | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng | TripleDes | Arc4 | Camellia128Cbc | Sm4Cbc
+            | Sm4Gcm | Sm4Ccm | Aes128Ecb | Aes192Ecb | Aes256Ecb | Aes128Cfb | Aes192Cfb | Aes256Cfb
+            | Aes128Ofb | Aes192Ofb | Aes256Ofb | Aes128Xts | Aes128Ccm => Family::Symmetric,
             // Hashes, the MACs built on them or beside them, and the key
             // derivation built on an HMAC.
             Sha1 | HmacSha1 | Pbkdf2 | Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256
             | Sha3_224 | Sha3_256 | Sha3_384 | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256
-            | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac => Family::Hash,
+            | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac | Md5 | HmacMd5 | Ripemd160
+            | Blake2b512 | Blake2s256 | Sm3 | HmacSha3_256 | HmacSha3_384 | HmacSha3_512 | SipHash64
+            | SipHash128 => Family::Hash,
         }
     }
 }
@@ -307,6 +358,22 @@ mod tests {
         assert_eq!(Algorithm::from_name("XMSSMT-SHA2_20/2_256"), Ok(Algorithm::XmssMtSha2_20_2_256));
         assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128f"), Err(UnknownName));
         assert_eq!(Algorithm::XmssSha2_10_256.family(), Family::PostQuantum);
+    }
+
+    #[test]
+    fn wolfcrypt_legacy_names_are_appended_with_their_families() {
+        // Appended after XMSS: every earlier place keeps its meaning.
+        let first = Algorithm::ALL.iter().position(|&a| a == Algorithm::Md5).unwrap();
+        assert_eq!(Algorithm::ALL[first - 1], Algorithm::XmssMtSha2_60_12_256);
+        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::EcdhBrainpoolP512r1));
+        assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
+        assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
+        assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));
+        assert_eq!(Algorithm::from_name("RIPEMD160"), Err(UnknownName));
+        assert_eq!(Algorithm::Md5.family(), Family::Hash);
+        assert_eq!(Algorithm::SipHash128.family(), Family::Hash);
+        assert_eq!(Algorithm::Aes256Ofb.family(), Family::Symmetric);
+        assert_eq!(Algorithm::Rsa1024.family(), Family::Classical);
     }
 
     #[cfg(feature = "alloc")]

@@ -90,6 +90,73 @@ pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
             Derive,
             Some("wolfCrypt's PBKDF2: 1000 iterations of HMAC-SHA256 per 32 derived bytes".into()),
         )),
+        // wolfSSL master 0004fcc's benchmark.c prints these with the names
+        // below (bench_md5, bench_ripemd, bench_blake2b/2s, bench_sm3,
+        // bench_hmac_md5, bench_hmac_sha3_*, bench_siphash).
+        "MD5" => named(Md5, Hash),
+        "HMAC-MD5" => named(HmacMd5, Mac),
+        "RIPEMD" => named(Ripemd160, Hash),
+        "BLAKE2b" => Ok((Blake2b512, Hash, Some("wolfCrypt's BLAKE2b with a 64-byte digest".into()))),
+        "BLAKE2s" => Ok((Blake2s256, Hash, Some("wolfCrypt's BLAKE2s with a 32-byte digest".into()))),
+        "SM3" => named(Sm3, Hash),
+        "HMAC-SHA3-256" => named(HmacSha3_256, Mac),
+        "HMAC-SHA3-384" => named(HmacSha3_384, Mac),
+        "HMAC-SHA3-512" => named(HmacSha3_512, Mac),
+        // `bench_siphash`: wc_SipHash (SipHash-2-4) with an 8- or 16-byte tag.
+        "SipHash-8" => Ok((SipHash64, Mac, Some("wolfCrypt's SipHash-8: an 8-byte tag".into()))),
+        "SipHash-16" => Ok((SipHash128, Mac, Some("wolfCrypt's SipHash-16: a 16-byte tag".into()))),
+        // `bench_des`, `bench_arc4`, `bench_camellia` time encryption only;
+        // 3DES and Camellia in CBC, Camellia with a 128-bit key.
+        "3DES" => Ok((TripleDes, Encrypt, Some("wolfCrypt's 3DES: CBC encryption".into()))),
+        "ARC4" => named(Arc4, Encrypt),
+        "Camellia" => Ok((
+            Camellia128Cbc,
+            Encrypt,
+            Some("wolfCrypt's Camellia: CBC encryption with a 128-bit key".into()),
+        )),
+        "SM4-CBC-enc" => named(Sm4Cbc, Encrypt),
+        "SM4-CBC-dec" => named(Sm4Cbc, Decrypt),
+        "SM4-GCM-enc" => named(Sm4Gcm, Encrypt),
+        "SM4-GCM-dec" => named(Sm4Gcm, Decrypt),
+        "SM4-CCM-enc" => named(Sm4Ccm, Encrypt),
+        "SM4-CCM-dec" => named(Sm4Ccm, Decrypt),
+        "AES-128-ECB-enc" => named(Aes128Ecb, Encrypt),
+        "AES-128-ECB-dec" => named(Aes128Ecb, Decrypt),
+        "AES-192-ECB-enc" => named(Aes192Ecb, Encrypt),
+        "AES-192-ECB-dec" => named(Aes192Ecb, Decrypt),
+        "AES-256-ECB-enc" => named(Aes256Ecb, Encrypt),
+        "AES-256-ECB-dec" => named(Aes256Ecb, Decrypt),
+        "AES-128-CFB-enc" => named(Aes128Cfb, Encrypt),
+        "AES-128-CFB-dec" => named(Aes128Cfb, Decrypt),
+        "AES-192-CFB-enc" => named(Aes192Cfb, Encrypt),
+        "AES-192-CFB-dec" => named(Aes192Cfb, Decrypt),
+        "AES-256-CFB-enc" => named(Aes256Cfb, Encrypt),
+        "AES-256-CFB-dec" => named(Aes256Cfb, Decrypt),
+        "AES-128-OFB-enc" => named(Aes128Ofb, Encrypt),
+        "AES-128-OFB-dec" => named(Aes128Ofb, Decrypt),
+        "AES-192-OFB-enc" => named(Aes192Ofb, Encrypt),
+        "AES-192-OFB-dec" => named(Aes192Ofb, Decrypt),
+        "AES-256-OFB-enc" => named(Aes256Ofb, Encrypt),
+        "AES-256-OFB-dec" => named(Aes256Ofb, Decrypt),
+        // `bench_aesxts` prints no key size but runs with 128-bit keys only
+        // (a 32-byte XTS key, two AES-128 keys; "AES-XTS benchmark is with
+        // 128-bit keys only" otherwise); its stream lines are variants.
+        "AES-XTS-enc" | "AES-XTS-dec" => Ok((
+            Aes128Xts,
+            if description.ends_with("enc") { Encrypt } else { Decrypt },
+            Some(format!("wolfCrypt's {description}: a 32-byte key, two AES-128 keys")),
+        )),
+        "AES-XTS-stream-enc" | "AES-XTS-stream-dec" => Ok((
+            Aes128Xts,
+            if description.ends_with("enc") { Encrypt } else { Decrypt },
+            Some(format!("{VARIANT} streaming, Init/Update/Final (wolfCrypt's {description})")),
+        )),
+        // `bench_aesccm` prints no key size but keys with 16 bytes.
+        "AES-CCM-enc" | "AES-CCM-dec" => Ok((
+            Aes128Ccm,
+            if description.ends_with("enc") { Encrypt } else { Decrypt },
+            Some(format!("wolfCrypt's {description}: a 16-byte key (wc_AesCcmSetKey)")),
+        )),
         "AES-CBC" | "AES-CBC-enc" | "AES-CBC-dec" => {
             Err(format!("wolfCrypt's {description} prints no key size, so it has no AES-128/192/256 name"))
         }
@@ -138,6 +205,7 @@ pub(super) fn asymmetric_name(name: &str, strength: Option<u64>, operation: &str
         };
     };
     match (family, strength) {
+        ("RSA", 1024) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa1024, None),
         ("RSA", 2048) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa2048, None),
         ("RSA", 3072) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa3072, None),
         ("RSA", 4096) => pick(&[Public, Private, Keygen, Sign, Verify], Rsa4096, None),
@@ -220,6 +288,12 @@ fn ecc(
         (Some("SECP521R1"), None | Some(521 | 528)) | (None, Some(521 | 528)) => {
             (EcdhP521, EcdsaP521, "P-521")
         }
+        (Some("SECP192R1"), None | Some(192)) | (None, Some(192)) => (EcdhP192, EcdsaP192, "P-192"),
+        (Some("SECP224R1"), None | Some(224)) | (None, Some(224)) => (EcdhP224, EcdsaP224, "P-224"),
+        // Brainpool is only ever named by its curve, never by the strength.
+        (Some("BRAINPOOLP256R1"), None | Some(256)) => (EcdhBrainpoolP256r1, EcdsaBrainpoolP256r1, ""),
+        (Some("BRAINPOOLP384R1"), None | Some(384)) => (EcdhBrainpoolP384r1, EcdsaBrainpoolP384r1, ""),
+        (Some("BRAINPOOLP512R1"), None | Some(512)) => (EcdhBrainpoolP512r1, EcdsaBrainpoolP512r1, ""),
         _ => return Err(what()),
     };
     let note = match (curve, strength) {
