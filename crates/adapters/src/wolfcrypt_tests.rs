@@ -1318,3 +1318,24 @@ fn rsa_1024_and_further_curves() {
     assert_eq!((r.algorithm, r.operation), (EcdsaP224, Sign));
     assert!(r.note.unwrap().contains("NIST P-224"));
 }
+
+// `bench_scrypt` (`bench_stats_asym_finish("scrypt", 17, "", ...)` in
+// wolfSSL master 0004fcc, `("scrypt", 0, "", ...)` in 4.x): a placeholder
+// number and no operation; one derivation per op.
+#[test]
+fn scrypt_form() {
+    asymmetric_line(
+        "scrypt     17              20 ops took 1.013 sec, avg 50.650 ms, 19.743 ops/sec",
+        Algorithm::Scrypt,
+        Operation::Derive,
+        (20, 1.013, 50.65, 19.743),
+    );
+    let r = one("scrypt 0 20 ops took 1.013 sec, avg 50.650 ms, 19.743 ops/sec");
+    assert_eq!((r.algorithm, r.operation), (Algorithm::Scrypt, Operation::Derive));
+    assert!(r.note.unwrap().contains("N = 2^14"));
+    // Another name with a number and no operation stays unnamed.
+    assert!(
+        unread_reason("argon2     17              2 ops took 1.013 sec, avg 506.500 ms, 1.974 ops/sec")
+            .starts_with("no pqbench name")
+    );
+}

@@ -211,6 +211,8 @@ names! {
         EcdhBrainpoolP384r1 => "ECDH-brainpoolP384r1",
         EcdsaBrainpoolP512r1 => "ECDSA-brainpoolP512r1",
         EcdhBrainpoolP512r1 => "ECDH-brainpoolP512r1",
+        // The password-based key derivation (RFC 7914).
+        Scrypt => "scrypt",
     }
 }
 
@@ -297,7 +299,7 @@ impl Algorithm {
             | Sha3_224 | Sha3_256 | Sha3_384 | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256
             | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac | Md5 | HmacMd5 | Ripemd160
             | Blake2b512 | Blake2s256 | Sm3 | HmacSha3_256 | HmacSha3_384 | HmacSha3_512 | SipHash64
-            | SipHash128 => Family::Hash,
+            | SipHash128 | Scrypt => Family::Hash,
         }
     }
 }
@@ -365,7 +367,7 @@ mod tests {
         // Appended after XMSS: every earlier place keeps its meaning.
         let first = Algorithm::ALL.iter().position(|&a| a == Algorithm::Md5).unwrap();
         assert_eq!(Algorithm::ALL[first - 1], Algorithm::XmssMtSha2_60_12_256);
-        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::EcdhBrainpoolP512r1));
+        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::Scrypt));
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));

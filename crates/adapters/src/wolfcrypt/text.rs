@@ -101,6 +101,13 @@ fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), 
         let operation = words[at + 1..].join(" ");
         return Ok((ecc_name(&words[..at].join(" ")), integer(words[at]), operation));
     }
+    // `bench_scrypt`'s `scrypt 17` (`bench_stats_asym_finish("scrypt", 17,
+    // "", ...)`): a number and no operation after it.
+    if let [name, number] = words
+        && let Some(number) = integer(number)
+    {
+        return Ok((name.to_string(), Some(number), String::new()));
+    }
     if let Some(close) = words.iter().position(|w| w.ends_with(']'))
         && close + 1 < words.len()
     {
