@@ -518,7 +518,7 @@ fn unknown_lines_are_reported_with_numbers_and_reasons() {
     let text = "\
 wolfCrypt Benchmark (block bytes 1024, min 1.0 sec each)
 AES-128-XTS-enc 5 MiB took 1.000 seconds, 5.000 MiB/s
-AES-256-SIV-enc 1 MiB took 1.000 seconds, 1.000 MiB/s
+AES-128-KW-wrap 1 MiB took 1.000 seconds, 1.000 MiB/s
 ASCON-AEAD 5 MiB took 1.000 seconds, 5.000 MiB/s
 ECC   [BRAINPOOLP256R1]   384  key gen   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
 FALCON     1  sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec
@@ -536,7 +536,7 @@ AES-128-CBC-enc   8.521 MB/s
         reasons,
         [
             (2, "no pqbench name for wolfCrypt's AES-128-XTS-enc"),
-            (3, "no pqbench name for wolfCrypt's AES-256-SIV-enc"),
+            (3, "no pqbench name for wolfCrypt's AES-128-KW-wrap"),
             (4, "no pqbench name for wolfCrypt's ASCON-AEAD"),
             (5, "no pqbench name for wolfCrypt's ECC [BRAINPOOLP256R1] 384 key gen"),
             (6, "no pqbench name for wolfCrypt's FALCON 1 sign"),
@@ -1338,4 +1338,46 @@ fn scrypt_form() {
         unread_reason("argon2     17              2 ops took 1.013 sec, avg 506.500 ms, 1.974 ops/sec")
             .starts_with("no pqbench name")
     );
+}
+
+// `bench_aesgcmsiv` ("AES-128-GCM-SIV-enc"/"-dec", "AES-256-..."; 16- and
+// 32-byte keys) and `bench_aessiv` ("AES-256-SIV-enc" ... "AES-512-SIV-dec";
+// 32-, 48- and 64-byte keys, RFC 5297's AES-SIV-CMAC-256/384/512), wolfSSL
+// master 0004fcc.
+#[test]
+fn aes_gcm_siv_and_siv_forms() {
+    use Algorithm::*;
+    use Operation::*;
+    for (line, algorithm, operation, seconds, rate) in [
+        ("AES-128-GCM-SIV-enc  5 MiB took 1.000 seconds,    4.932 MiB/s", Aes128GcmSiv, Encrypt, 1.0, 4.932),
+        ("AES-128-GCM-SIV-dec  5 MiB took 1.002 seconds,    4.920 MiB/s", Aes128GcmSiv, Decrypt, 1.002, 4.92),
+        ("AES-256-GCM-SIV-enc  4 MiB took 1.000 seconds,    4.102 MiB/s", Aes256GcmSiv, Encrypt, 1.0, 4.102),
+        (
+            "AES-256-GCM-SIV-dec  4 MiB took 1.001 seconds,    4.095 MiB/s",
+            Aes256GcmSiv,
+            Decrypt,
+            1.001,
+            4.095,
+        ),
+        ("AES-256-SIV-enc      3 MiB took 1.000 seconds,    3.418 MiB/s", AesSivCmac256, Encrypt, 1.0, 3.418),
+        (
+            "AES-256-SIV-dec      3 MiB took 1.003 seconds,    3.408 MiB/s",
+            AesSivCmac256,
+            Decrypt,
+            1.003,
+            3.408,
+        ),
+        ("AES-384-SIV-enc      3 MiB took 1.000 seconds,    2.930 MiB/s", AesSivCmac384, Encrypt, 1.0, 2.93),
+        ("AES-384-SIV-dec      3 MiB took 1.000 seconds,    2.925 MiB/s", AesSivCmac384, Decrypt, 1.0, 2.925),
+        (
+            "AES-512-SIV-enc      2 MiB took 1.001 seconds,    2.585 MiB/s",
+            AesSivCmac512,
+            Encrypt,
+            1.001,
+            2.585,
+        ),
+        ("AES-512-SIV-dec      2 MiB took 1.000 seconds,    2.583 MiB/s", AesSivCmac512, Decrypt, 1.0, 2.583),
+    ] {
+        symmetric_line(line, algorithm, operation, seconds, rate);
+    }
 }

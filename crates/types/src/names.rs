@@ -213,6 +213,13 @@ names! {
         EcdhBrainpoolP512r1 => "ECDH-brainpoolP512r1",
         // The password-based key derivation (RFC 7914).
         Scrypt => "scrypt",
+        // AES-GCM-SIV (RFC 8452) by key size, and AES-SIV by RFC 5297's
+        // names, which count both keys (AES-SIV-CMAC-256: two 128-bit keys).
+        Aes128GcmSiv => "AES-128-GCM-SIV",
+        Aes256GcmSiv => "AES-256-GCM-SIV",
+        AesSivCmac256 => "AES-SIV-CMAC-256",
+        AesSivCmac384 => "AES-SIV-CMAC-384",
+        AesSivCmac512 => "AES-SIV-CMAC-512",
     }
 }
 
@@ -292,7 +299,8 @@ impl Algorithm {
             Aes128Gcm | Aes192Gcm | Aes256Gcm | Aes128Cbc | Aes192Cbc | Aes256Cbc | Aes128Ctr | Aes192Ctr
             | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng | TripleDes | Arc4 | Camellia128Cbc | Sm4Cbc
             | Sm4Gcm | Sm4Ccm | Aes128Ecb | Aes192Ecb | Aes256Ecb | Aes128Cfb | Aes192Cfb | Aes256Cfb
-            | Aes128Ofb | Aes192Ofb | Aes256Ofb | Aes128Xts | Aes128Ccm => Family::Symmetric,
+            | Aes128Ofb | Aes192Ofb | Aes256Ofb | Aes128Xts | Aes128Ccm | Aes128GcmSiv | Aes256GcmSiv
+            | AesSivCmac256 | AesSivCmac384 | AesSivCmac512 => Family::Symmetric,
             // Hashes, the MACs built on them or beside them, and the key
             // derivation built on an HMAC.
             Sha1 | HmacSha1 | Pbkdf2 | Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256
@@ -367,7 +375,7 @@ mod tests {
         // Appended after XMSS: every earlier place keeps its meaning.
         let first = Algorithm::ALL.iter().position(|&a| a == Algorithm::Md5).unwrap();
         assert_eq!(Algorithm::ALL[first - 1], Algorithm::XmssMtSha2_60_12_256);
-        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::Scrypt));
+        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::AesSivCmac512));
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));
