@@ -21,6 +21,7 @@ mod format;
 mod history;
 mod import;
 mod matrix;
+mod matrix_controls;
 mod open;
 mod pair;
 mod results;

@@ -5,21 +5,20 @@
 //! what the pair and each column's post-quantum costs are).
 
 use leptos::prelude::*;
-use pqbench_api::{Matrix as Loaded, MatrixColumn, MatrixKey};
+use pqbench_api::{Matrix as Loaded, MatrixColumn};
 use pqbench_plot::{BarChart, Row, Series};
-use pqbench_types::{Algorithm, Family, Operation, Source};
 use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
 use pqbench_view::query::MAX_RESULTS_PAGE;
 use pqbench_view::{Column, MemoryTiming, ResultQuery, View, WorkPerOp, mixed_timing_warning};
 
 use crate::alert::Alert;
-use crate::components::{FilterSelect, Table, muted, unfinished_badge};
+use crate::components::{Table, muted, unfinished_badge};
 use crate::share::Share;
 use crate::shown::Shown;
-use crate::{api, chart, format, pair};
+use crate::{api, chart, format, matrix_controls, pair};
 
 /// The figures a cell can show, in the order the choice offers them.
-const FIGURES: &[Column] = &[
+pub(crate) const FIGURES: &[Column] = &[
     Column::OpsPerSec,
     Column::CyclesPerOp,
     Column::AvgMs,
@@ -102,7 +101,7 @@ fn matrix_view(view: &View, loaded: Loaded) -> AnyView {
     let settings = view.matrix.clone().unwrap_or_default();
     let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
     let rows = matrix::rows(&columns, &loaded.results, &view.filter, &settings);
-    let controls = controls(&loaded.available, &loaded.columns, &rows, &settings);
+    let controls = matrix_controls::controls(&loaded.available, &loaded.columns, &rows, &settings);
     let share_columns = columns.clone();
     // A shared matrix keeps its columns: the runs shown now, not whichever
     // is latest when the link is opened.
@@ -175,199 +174,6 @@ pub(crate) fn column_label(column: &MatrixColumn) -> String {
 
 pub(crate) fn is_emulated_column(rows: &[MatrixRow<'_>], index: usize) -> bool {
     rows.iter().any(|row| row.cells[index].is_some_and(matrix::is_emulated))
-}
-
-fn controls(
-    available: &[MatrixKey],
-    columns: &[MatrixColumn],
-    rows: &[MatrixRow<'_>],
-    settings: &MatrixView,
-) -> impl IntoView + use<> {
-    let shown = expect_context::<Shown>();
-    let disabled = shown.read_only();
-    let edit = move |change: Box<dyn FnOnce(&mut MatrixView)>| {
-        shown.edit(|view| {
-            let mut matrix = view.matrix.take().unwrap_or_default();
-            change(&mut matrix);
-            view.matrix = Some(matrix);
-        })
-    };
-    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
-    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
-    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
-    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
-    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
-    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
-
-    let mut boards: Vec<String> = available.iter().map(|k| k.board.clone()).collect();
-    boards.sort();
-    boards.dedup();
-    let mut builds: Vec<String> = available.iter().map(|k| k.build_label.clone()).collect();
-    builds.sort();
-    builds.dedup();
-    let sources: Vec<Source> =
-        Source::ALL.iter().copied().filter(|s| available.iter().any(|k| k.source == *s)).collect();
-
-    let text_select = |id: &'static str,
-                       label: &'static str,
-                       options: Vec<String>,
-                       chosen: Option<String>,
-                       on: fn(&mut MatrixView, Option<String>)| {
-        let chosen = chosen.unwrap_or_default();
-        view! {
-            <label>
-                {label} " "
-                <select
-                    id=id
-                    disabled=disabled
-                    on:change=move |e| {
-                        let value = event_target_value(&e);
-                        let value = (!value.is_empty()).then_some(value);
-                        edit(Box::new(move |m| on(m, value)));
-                    }
-                >
-                    <option value="" selected=chosen.is_empty()>"All"</option>
-                    {options
-                        .into_iter()
-                        .map(|option| {
-                            let selected = option == chosen;
-                            view! { <option value=option.clone() selected=selected>{option.clone()}</option> }
-                        })
-                        .collect_view()}
-                </select>
-            </label>
-        }
-    };
-    let board = text_select("matrix-board", "Board", boards, settings.boards.first().cloned(), |m, v| {
-        m.boards = v.into_iter().collect()
-    });
-    let build = text_select("matrix-build", "Build", builds, settings.builds.first().cloned(), |m, v| {
-        m.builds = v.into_iter().collect()
-    });
-    let source = text_select(
-        "matrix-source",
-        "Source",
-        sources.iter().map(|s| s.as_str().to_string()).collect(),
-        settings.sources.first().map(|s| s.as_str().to_string()),
-        |m, v| m.sources = v.and_then(|v| Source::from_name(&v)).into_iter().collect(),
-    );
-
-    let figure = settings.figure;
-    let figure_select = view! {
-        <label>
-            "Figure "
-            <select
-                id="matrix-figure"
-                disabled=disabled
-                on:change=move |e| {
-                    let chosen = Column::from_key(&event_target_value(&e));
-                    if let Some(chosen) = chosen {
-                        edit(Box::new(move |m| m.figure = chosen));
-                    }
-                }
-            >
-                {FIGURES
-                    .iter()
-                    .map(|&c| view! { <option value=c.key() selected=c == figure>{figure_label(c)}</option> })
-                    .collect_view()}
-            </select>
-        </label>
-    };
-
-    // Two columns side by side: "any two columns", e.g. a board and a browser.
-    let pair = settings.pair;
-    let column_options = |chosen: Option<i64>| {
-        columns
-            .iter()
-            .map(|c| {
-                let id = c.run.id;
-                view! { <option value=id.to_string() selected=chosen == Some(id)>{column_label(c)}</option> }
-            })
-            .collect_view()
-    };
-    let ids: Vec<i64> = columns.iter().map(|c| c.run.id).collect();
-    let set_pair = move |slot: usize, value: String| {
-        let ids = ids.clone();
-        edit(Box::new(move |m| {
-            let Ok(chosen) = value.parse::<i64>() else {
-                // "—": no pair, and no order by its ratio.
-                m.pair = None;
-                m.order = m.order.filter(|o| o.by != SortBy::Ratio);
-                return;
-            };
-            // Choosing one side of no pair yet sets a whole one: the other
-            // side is the first other column, for the user to change.
-            let other = ids.iter().copied().find(|&id| id != chosen).unwrap_or(chosen);
-            let mut pair = m.pair.unwrap_or([other, other]);
-            pair[slot] = chosen;
-            m.pair = Some(pair);
-        }))
-    };
-    // "Set <second> against <first>": the second's figures over the first's.
-    let pair_choice = |slot: usize, id: &'static str, label: &'static str| {
-        view! {
-            <label>
-                {label}
-                <select
-                    id=id
-                    disabled=disabled
-                    on:change={
-                        let set_pair = set_pair.clone();
-                        move |e| set_pair(slot, event_target_value(&e))
-                    }
-                >
-                    <option value="">"—"</option>
-                    {column_options(pair.map(|p| p[slot]))}
-                </select>
-            </label>
-        }
-    };
-    let pair_select = view! {
-        {pair_choice(1, "pair-second", "Set ")}
-        {pair_choice(0, "pair-first", " against ")}
-    };
-
-    // The classical operation post-quantum ones are set against.
-    let classical: Vec<Named> =
-        rows.iter().map(|r| r.named).filter(|n| n.algorithm.family() == Family::Classical).collect();
-    let baseline = settings.baseline;
-    let baseline_select = view! {
-        <label>
-            "Post-quantum against "
-            <select
-                id="baseline"
-                disabled=disabled
-                on:change=move |e| {
-                    let chosen = Named::from_query(&event_target_value(&e));
-                    edit(Box::new(move |m| m.baseline = chosen));
-                }
-            >
-                <option value="" selected=baseline.is_none()>"its usual classical counterpart"</option>
-                {classical
-                    .into_iter()
-                    .map(|n| {
-                        view! {
-                            <option value=n.to_query() selected=baseline == Some(n)>
-                                {n.describe()}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </label>
-    };
-
-    view! {
-        <div class="filters">
-            <FilterSelect id="filter-family" label="Family" chosen=families on_choose=choose_families disabled />
-            <FilterSelect id="filter-algorithm" label="Algorithm" chosen=algorithms on_choose=choose_algorithms disabled />
-            <FilterSelect id="filter-operation" label="Operation" chosen=operations on_choose=choose_operations disabled />
-            {board}
-            {source}
-            {build}
-        </div>
-        <div class="filters">{figure_select} {pair_select} {baseline_select}</div>
-    }
 }
 
 /// What a figure's choice and header say.
