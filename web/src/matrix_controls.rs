@@ -5,12 +5,12 @@
 
 use leptos::prelude::*;
 use pqbench_api::{MatrixColumn, MatrixKey};
-use pqbench_types::{Algorithm, Family, Operation, Source};
+use pqbench_types::{Family, Source};
 use pqbench_view::Column;
 use pqbench_view::matrix::{MatrixRow, MatrixView, Named, SortBy};
 
-use crate::components::FilterSelect;
 use crate::matrix::{FIGURES, column_label, figure_label};
+use crate::results::Filters;
 use crate::shown::Shown;
 
 pub(crate) fn controls(
@@ -28,13 +28,6 @@ pub(crate) fn controls(
             view.matrix = Some(matrix);
         })
     };
-    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
-    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
-    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
-    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
-    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
-    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
-
     let mut boards: Vec<String> = available.iter().map(|k| k.board.clone()).collect();
     boards.sort();
     boards.dedup();
@@ -194,10 +187,9 @@ pub(crate) fn controls(
     };
 
     view! {
+        // The rows' filters are a run's results' own.
+        <Filters />
         <div class="filters">
-            <FilterSelect id="filter-family" label="Family" chosen=families on_choose=choose_families disabled />
-            <FilterSelect id="filter-algorithm" label="Algorithm" chosen=algorithms on_choose=choose_algorithms disabled />
-            <FilterSelect id="filter-operation" label="Operation" chosen=operations on_choose=choose_operations disabled />
             {board}
             {source}
             {build}

@@ -74,7 +74,7 @@ pub fn Results() -> impl IntoView {
 /// The filters over the results and a comparison: family, algorithm,
 /// operation.
 #[component]
-fn Filters() -> impl IntoView {
+pub fn Filters() -> impl IntoView {
     let shown = expect_context::<Shown>();
     let disabled = shown.read_only();
     let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
