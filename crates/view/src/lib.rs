@@ -170,7 +170,9 @@ pub struct View {
     pub history: Option<HistoryOf>,
     /// A matrix's columns, figure, order and comparisons: set for a view of
     /// the matrix or of runs compared (whose columns are `runs`), none for
-    /// one run's results.
+    /// one run's results. Left out of the JSON when none, so a view saved
+    /// before the matrix reads back as it was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub matrix: Option<MatrixView>,
 }
 
