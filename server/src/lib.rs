@@ -37,13 +37,22 @@ pub struct AppState {
     pub live: Arc<LiveRuns>,
     /// Hosts whose agents serve their boards to this server.
     pub agents: Arc<Agents>,
+    /// The matrices made last, served again while unchanged.
+    pub matrices: Arc<routes::matrix::KeptMatrices>,
     /// What an agent must send to connect; none, and no agent may.
     agent_token: Option<TokenDigest>,
 }
 
 impl AppState {
     pub fn new(store: Store, boards: Arc<Boards>) -> Self {
-        AppState { store, boards, live: Arc::default(), agents: Arc::default(), agent_token: None }
+        AppState {
+            store,
+            boards,
+            live: Arc::default(),
+            agents: Arc::default(),
+            matrices: Arc::default(),
+            agent_token: None,
+        }
     }
 
     /// Takes agents that send `token` (`pqbench agent --token`).

@@ -304,6 +304,40 @@ fn the_board_side_and_the_store_reach_no_http_and_no_agent() {
     }
 }
 
+/// A stored result is never changed or deleted, only inserted: a matrix's
+/// head (`pqbench_store::MatrixHead`) counts each run's results to know
+/// that they are unchanged, and the server serves a matrix it keeps on
+/// that. A statement that updates or deletes results breaks it.
+#[test]
+fn the_store_only_ever_inserts_results() {
+    for dir in ["crates/store/src", "migrations/sqlite", "migrations/postgres"] {
+        for entry in std::fs::read_dir(root().join(dir)).expect("the folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            // Tests may shape a store as they like.
+            if name.ends_with("tests.rs") || name == "test_support.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a text file");
+            // Test modules inside a source file, too.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let flat = code.split_whitespace().collect::<Vec<_>>().join(" ").to_uppercase();
+            for change in ["UPDATE RESULTS", "DELETE FROM RESULTS", "REPLACE INTO RESULTS"] {
+                assert!(!flat.contains(change), "{}: `{change}` changes stored results", path.display());
+            }
+            // An insert that overwrites on conflict changes a result too.
+            for insert in flat.split("INTO RESULTS").skip(1) {
+                let statement = insert.split(['"', ';']).next().unwrap_or_default();
+                assert!(
+                    !statement.contains("ON CONFLICT"),
+                    "{}: an insert of results overwrites",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
 /// No source file is over 600 lines, tests aside (a file of tests, or a
 /// test binary's module): past that, a file holds more than one job.
 #[test]

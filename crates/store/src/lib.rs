@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use pqbench_api::{LogFormat, Matrix, Report, UnreadLine, UploadNote};
+use pqbench_api::{LogFormat, Matrix, MatrixColumn, MatrixKey, Report, UnreadLine, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 
@@ -128,6 +128,31 @@ pub struct NewImport {
 
 /// Which results to list across runs: an empty list keeps every value.
 pub use pqbench_view::ResultQuery;
+
+/// A matrix without its results' figures: its columns (each run whole),
+/// what its filters can offer, and how many results each column's run
+/// has stored.
+///
+/// Two heads that are equal stand for the same matrix, for the same
+/// query: a result is only ever inserted (the store has no statement
+/// that updates or deletes one; a tidy test keeps it so), so a run's
+/// results are the same while their count is, and everything else a
+/// matrix shows is in the head. A server can therefore keep a matrix it
+/// made and serve it again while the head is unchanged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixHead {
+    pub columns: Vec<MatrixColumn>,
+    pub available: Vec<MatrixKey>,
+    pub truncated: bool,
+    /// (run id, results stored) of each column's run that has any, by id.
+    pub stored: Vec<(i64, i64)>,
+}
+
+impl MatrixHead {
+    pub fn into_matrix(self, results: Vec<ResultRow>) -> Matrix {
+        Matrix { columns: self.columns, results, available: self.available, truncated: self.truncated }
+    }
+}
 
 #[derive(Clone)]
 enum Backend {
@@ -320,7 +345,25 @@ impl Store {
     /// their results, narrowed by algorithm and operation, at most
     /// `query.limit`, as [`Store::result_rows`] lists them.
     pub async fn matrix(&self, query: &ResultQuery) -> StoreResult<Matrix> {
-        on_backend!(self, db => db.matrix(query).await)
+        let head = self.matrix_head(query).await?;
+        let results = self.matrix_results(&head, query).await?;
+        Ok(head.into_matrix(results))
+    }
+
+    /// The part of [`Store::matrix`] that says which runs it shows and
+    /// whether their results changed: a few index seeks, whatever the
+    /// store's size.
+    pub async fn matrix_head(&self, query: &ResultQuery) -> StoreResult<MatrixHead> {
+        on_backend!(self, db => db.matrix_head(query).await)
+    }
+
+    /// The rest of [`Store::matrix`]: the results of `head`'s columns.
+    pub async fn matrix_results(
+        &self,
+        head: &MatrixHead,
+        query: &ResultQuery,
+    ) -> StoreResult<Vec<ResultRow>> {
+        on_backend!(self, db => db.matrix_results(head, query).await)
     }
 
     /// Stores a new report under `id`; `None` when that id is taken, for

@@ -9,13 +9,13 @@
 //! The SQL is portable: `$n` placeholders (PostgreSQL's; SQLite reads them
 //! as numbered parameters), RETURNING, and standard types.
 
-use pqbench_api::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey, Report, UploadNote};
+use pqbench_api::{MAX_MATRIX_COLUMNS, MatrixColumn, MatrixKey, Report, UploadNote};
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 use sqlx::{Database, Pool, QueryBuilder, Row};
 
 use super::Db;
-use crate::{NewImport, NewRun, ResultQuery, StoreError, StoreResult, corrupt, text, to_json};
+use crate::{MatrixHead, NewImport, NewRun, ResultQuery, StoreError, StoreResult, corrupt, text, to_json};
 
 type DbRow = <Db as Database>::Row;
 
@@ -356,12 +356,10 @@ impl Statements {
     }
 }
 
-/// The statement of [`Statements::available`], with the status
-/// `complete` bound to `$1`.
-pub const AVAILABLE: &str = "SELECT latest.board, latest.build_label, latest.id, runs.source
-    FROM (SELECT board, build_label, MAX(id) AS id FROM runs WHERE status = $1
-          GROUP BY board, build_label) latest
-    JOIN runs ON runs.id = latest.id";
+/// The columns of `results` that [`result_from_row`] reads.
+const RESULT_FIGURES: &str = "algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec, \
+    min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec, heap_bytes, heap_allocs, \
+    stack_bytes, code_bytes, note, stack_depth_bytes";
 
 /// The statement of [`Statements::result_rows`], after `prefix` (`EXPLAIN
 /// QUERY PLAN ` in a test of its plan).
@@ -369,12 +367,11 @@ pub fn result_rows_query(filter: &ResultQuery, prefix: &str) -> QueryBuilder<'st
     let mut query = QueryBuilder::<Db>::new(prefix);
     query.push(
         "SELECT r.run_id, runs.board AS run_board, runs.source AS run_source,
-            runs.started_at AS run_started_at, runs.status AS run_status, runs.build_label AS run_build_label,
-            r.algorithm, r.operation, r.status, r.iterations, r.total_seconds, r.avg_ms,
-            r.ops_per_sec, r.min_ms, r.median_ms, r.max_ms, r.cycles_per_op, r.ticks_per_op,
-            r.tick_unit, r.bytes_per_sec, r.heap_bytes, r.heap_allocs, r.stack_bytes, r.code_bytes, r.note,
-            r.stack_depth_bytes",
+            runs.started_at AS run_started_at, runs.status AS run_status, runs.build_label AS run_build_label",
     );
+    for figure in RESULT_FIGURES.split(", ") {
+        query.push(", r.").push(figure);
+    }
     // Filtered by board, the runs come first whatever the statistics say
     // (SQLite keeps the tables of a CROSS JOIN in the order written; the
     // SQL is standard, and PostgreSQL plans it as any join): an

@@ -410,6 +410,44 @@ async fn the_matrix_shows_the_newest_pairs_when_more_match(store: Store) {
     assert_eq!(release.columns.len(), MAX_MATRIX_COLUMNS / 2 + 1);
 }
 
+/// A matrix's head is equal only while the matrix it stands for is: a
+/// server serves a kept matrix again on that alone.
+async fn a_matrix_head_changes_whenever_its_matrix_does(store: Store) {
+    let runs = matrix_runs(&store).await;
+    let latest = ResultQuery::default();
+    let before = store.matrix_head(&latest).await.unwrap();
+    assert_eq!(store.matrix_head(&latest).await.unwrap(), before, "nothing changed");
+    assert_eq!(before.stored, [(runs.a_debug, 1), (runs.b_release, 1), (runs.a_release, 2)]);
+    // A run that is no column changes nothing; a newer complete run of a
+    // build does.
+    board_run(&store, &[1]).await;
+    assert_eq!(store.matrix_head(&latest).await.unwrap(), before);
+    let kem = [(Algorithm::MlKem768, Operation::Keygen)];
+    let newer = uploaded_run(&store, "native:b", "release", RunStatus::Complete, &kem).await;
+    let after = store.matrix_head(&latest).await.unwrap();
+    assert_ne!(after, before);
+    assert!(after.columns.iter().any(|column| column.run.id == newer));
+
+    // A chosen run still being measured: each result it stores, and its
+    // end, change its head.
+    let running = board_run(&store, &[1]).await;
+    let chosen = ResultQuery { runs: vec![running, runs.a_debug], ..Default::default() };
+    let one = store.matrix_head(&chosen).await.unwrap();
+    let (result, m) = timed(Algorithm::MlKem768, Operation::Encaps);
+    store.add_result(running, 2, &result, Some(&m)).await.unwrap();
+    let two = store.matrix_head(&chosen).await.unwrap();
+    assert_ne!(two, one);
+    assert_eq!(two.stored, [(runs.a_debug, 1), (running, 2)]);
+    store.finish_run(running, RunStatus::Complete, None).await.unwrap();
+    let ended = store.matrix_head(&chosen).await.unwrap();
+    assert_ne!(ended, two);
+    // And the head's results are the matrix's.
+    let matrix = store.matrix(&chosen).await.unwrap();
+    let results = store.matrix_results(&ended, &chosen).await.unwrap();
+    assert_eq!(ended.into_matrix(results), matrix);
+    assert_eq!(matrix.results.len(), 3);
+}
+
 async fn result_rows_are_filtered_by_build(store: Store) {
     let runs = matrix_runs(&store).await;
     let rows = |builds: &[&str], boards: &[&str]| {
@@ -465,6 +503,7 @@ on_both_databases!(
     a_run_and_its_results_read_back_as_written,
     reports_read_back_and_their_ids_are_never_reused,
     result_rows_are_filtered_across_runs_newest_first,
+    a_matrix_head_changes_whenever_its_matrix_does,
     a_run_is_stored_complete_only_with_every_result_it_reported,
     result_rows_say_how_their_run_ended,
     a_runs_build_label_follows_its_build_until_it_ends,

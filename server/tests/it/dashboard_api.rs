@@ -516,3 +516,33 @@ async fn the_matrix_is_the_latest_complete_run_of_each_board_and_build() {
         assert!(body["error"].as_str().unwrap().contains(says), "{q}: {body}");
     }
 }
+
+/// The server keeps the matrices it made (`routes::matrix`); what it
+/// serves is still always what the store holds now, whoever wrote it.
+#[tokio::test]
+async fn a_kept_matrix_is_served_only_while_the_store_agrees() {
+    let server = common::start_server(&[]).await;
+    let (a, _) = a_browser_run_then_a_native_one(&server).await;
+    let first: Matrix = server.get("/api/matrix").await;
+    assert_eq!(server.get::<Matrix>("/api/matrix").await, first);
+
+    // A newer run of a build, through the API: its column at once.
+    let d = uploaded(&server, upload("native:host", "native", native_release(), &NATIVE_SUITE)).await;
+    let after: Matrix = server.get("/api/matrix").await;
+    assert!(after.columns.iter().any(|c| c.run.id == d), "{:?}", after.columns);
+    assert_ne!(after, first);
+
+    // A run written by another process (an import into the same file).
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples/wolfcrypt-stm32u585-memory.txt");
+    let import = common::pqbench(&["import", "wolfcrypt", sample], server.db());
+    assert!(import.status.success(), "{}", String::from_utf8_lossy(&import.stderr));
+    let imported: Matrix = server.get("/api/matrix").await;
+    assert_eq!(imported.columns.len(), after.columns.len() + 1);
+    assert!(imported.columns.iter().any(|c| c.run.source == Source::Import));
+
+    // Each query has its own: a filtered matrix is not the whole one.
+    let chosen: Matrix = server.get(&format!("/api/matrix?run={a}&operation=encaps")).await;
+    assert_eq!(chosen.columns.len(), 1);
+    assert!(chosen.results.iter().all(|r| r.run_id == a && r.result.operation.as_str() == "encaps"));
+    assert_eq!(server.get::<Matrix>("/api/matrix").await, imported);
+}
