@@ -277,6 +277,22 @@ fn measure(
         table.push_str(&figures.row(&format!("`GET {}`", short(path)), what));
     }
 
+    // Each request its own `limit` (all above the matrix's 1,600 rows, so
+    // the same matrix), so none is served from what the server kept: the
+    // cost of a matrix after every change to the store.
+    step("the matrix, made anew for every request");
+    let anew = dir.join("matrix-anew.lua");
+    std::fs::write(
+        &anew,
+        "local thread_id = 0\nlocal made = 0\n\
+         function setup(thread) thread:set(\"id\", thread_id) thread_id = thread_id + 1 end\n\
+         function init(args) made = id end\n\
+         function request() made = made + 2 return wrk.format(nil, \"/api/matrix?limit=\" .. (2000 + made % 18000)) end\n",
+    )?;
+    let figures =
+        wrk_with(&base, &["-s", &anew.to_string_lossy()], "", settings.connections, settings.seconds)?;
+    table.push_str(&figures.row("`GET /api/matrix?limit=N`, N new each time", "the matrix, none kept"));
+
     step("the history again, while 4 clients upload runs");
     let script = dir.join("upload.lua");
     std::fs::write(
@@ -418,8 +434,14 @@ fn wrk(base: &str, path: &str, settings: &Settings) -> Result<Wrk> {
 
 /// wrk on `path` with `connections` for `seconds`, from two threads.
 pub(crate) fn wrk_for(base: &str, path: &str, connections: u32, seconds: u32) -> Result<Wrk> {
+    wrk_with(base, &[], path, connections, seconds)
+}
+
+/// [`wrk_for`] with more of wrk's arguments (`-s script`).
+fn wrk_with(base: &str, extra: &[&str], path: &str, connections: u32, seconds: u32) -> Result<Wrk> {
     let output = Command::new("wrk")
         .args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--latency"])
+        .args(extra)
         .arg(format!("{base}{path}"))
         .output()
         .context("running wrk")?;
