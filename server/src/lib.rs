@@ -11,8 +11,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::Router;
 use axum::routing::any;
+use axum::{Router, middleware};
 use pqbench_collect::boards::Boards;
 use pqbench_store::Store;
 use tower_http::services::{ServeDir, ServeFile};
@@ -26,7 +26,7 @@ pub mod security;
 
 use hub::Agents;
 use live::LiveRuns;
-use security::TokenDigest;
+use security::{ServedHosts, TokenDigest};
 
 /// What every route shares.
 #[derive(Clone)]
@@ -66,14 +66,17 @@ impl AppState {
     }
 }
 
-/// The whole application: `/api`, then the dashboard's files from `dist`.
-pub fn router(state: AppState, dist: &Path, token: Option<String>) -> Router {
+/// The whole application: `/api`, then the dashboard's files from `dist`,
+/// for the hosts in `hosts` only.
+pub fn router(state: AppState, dist: &Path, token: Option<String>, hosts: ServedHosts) -> Router {
     let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
     let app = Router::new()
         .nest("/api", routes::api(state, token.as_deref()))
         // `nest` leaves `/api/` to the dashboard's files, but a client there
         // is after the API.
         .route("/api/", any(error::no_such_endpoint))
-        .fallback_service(files);
+        .fallback_service(files)
+        // Around everything, reads too: a rebound page could read results.
+        .layer(middleware::from_fn_with_state(Arc::new(hosts), security::require_served_host_and_origin));
     security::with_security_headers(app)
 }

@@ -50,6 +50,94 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
      style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; \
      base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// The host names this server answers to, so that no other site's page
+/// can reach it by DNS rebinding: a page of `attacker.example` whose
+/// name the attacker's DNS then points at 127.0.0.1 sends its requests
+/// with `Host: attacker.example`, which is refused (421) before any
+/// route sees it.
+///
+/// Always served: an address (`127.0.0.1:8080`, `[::1]`, `192.0.2.7`),
+/// since no DNS answer can move one, and `localhost` and its subdomains,
+/// which browsers resolve to loopback themselves (RFC 6761). Any other
+/// name only when allowed (`pqbench serve --allow-host NAME`).
+#[derive(Clone, Debug, Default)]
+pub struct ServedHosts {
+    names: Vec<String>,
+}
+
+impl ServedHosts {
+    /// Also serves `name` (a host name, without port; any case).
+    pub fn allowing(mut self, name: &str) -> Self {
+        self.names.push(name.trim_end_matches('.').to_ascii_lowercase());
+        self
+    }
+
+    /// Whether a request whose `Host` header is `host` (a name or
+    /// address, and maybe a port) is for this server.
+    pub fn serves(&self, host: &str) -> bool {
+        let name = host_name(host).trim_end_matches('.').to_ascii_lowercase();
+        name.parse::<std::net::IpAddr>().is_ok()
+            || name == "localhost"
+            || name.ends_with(".localhost")
+            || self.names.iter().any(|allowed| *allowed == name)
+    }
+}
+
+/// The name or address of a `Host` header's value, without its port and
+/// without an IPv6 address's brackets.
+fn host_name(host: &str) -> &str {
+    match host.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        // One colon is a port's; more are an IPv6 address without brackets.
+        None if host.matches(':').count() == 1 => host.split(':').next().unwrap_or_default(),
+        None => host,
+    }
+}
+
+/// Refuses a request for a host this server does not serve (421), and a
+/// write whose `Origin` is another site's (403): a browser sends the
+/// page's origin with every cross-site write, and a page of this server
+/// has the origin its own `Host` names. A write with no `Origin` (curl,
+/// agents, the command line) is no browser's cross-site request.
+pub async fn require_served_host_and_origin(
+    State(hosts): State<std::sync::Arc<ServedHosts>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let headers = request.headers();
+    let host = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .or_else(|| request.uri().authority().map(|authority| authority.as_str()));
+    let Some(host) = host.filter(|host| hosts.serves(host)) else {
+        let named = host.map_or("no host".to_string(), |host| format!("the host {host:?}"));
+        return ApiError::new(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "this server does not serve {named}: open it by its address or as localhost, or start it \
+                 with --allow-host NAME for a name of your own"
+            ),
+        )
+        .into_response();
+    };
+    let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if writes && let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("null");
+        let same =
+            origin.split_once("://").is_some_and(|(_, authority)| authority.eq_ignore_ascii_case(host));
+        if !same {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a write from another site's page is refused (Origin {origin:?}, this server is {host:?})"
+                ),
+            )
+            .into_response();
+        }
+    }
+    next.run(request).await
+}
+
 /// The SHA-256 of a token. Tokens are compared by their digests, every
 /// byte of both, so the time a comparison takes says nothing about how
 /// much of a guess was right.
@@ -104,6 +192,32 @@ pub fn unauthorized(why: &str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_and_localhost_are_served_and_other_names_only_when_allowed() {
+        let hosts = ServedHosts::default().allowing("Bench.Lab.");
+        for served in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "[::1]:8080",
+            "[::1]",
+            "::1",
+            "192.0.2.7:80",
+            "localhost:8080",
+            "LOCALHOST",
+            "app.localhost:3000",
+            "bench.lab:8443",
+            "bench.lab.",
+        ] {
+            assert!(hosts.serves(served), "{served}");
+        }
+        for refused in
+            ["attacker.example:8080", "localhost.attacker.example", "127.0.0.1.nip.io", "", "bench.lab.evil"]
+        {
+            assert!(!hosts.serves(refused), "{refused}");
+        }
+        assert!(!ServedHosts::default().serves("bench.lab"));
+    }
 
     #[test]
     fn tokens_match_only_themselves() {

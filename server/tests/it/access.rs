@@ -44,7 +44,7 @@ fn report() -> Value {
 
 /// Every write the API takes, each with a body it would accept: only the
 /// token stands between them and the store.
-fn writes() -> Vec<(Method, &'static str, Value)> {
+pub(crate) fn writes() -> Vec<(Method, &'static str, Value)> {
     vec![
         (Method::POST, "/api/runs", json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"]})),
         (Method::POST, "/api/runs/1/cancel", Value::Null),
@@ -143,7 +143,7 @@ async fn beyond_loopback_every_write_needs_the_token_and_no_read_does() {
 }
 
 /// Starts `pqbench serve` with `args`, expecting it to refuse: its stderr.
-fn refusal(args: &[&str], env_token: Option<&str>) -> String {
+pub(crate) fn refusal(args: &[&str], env_token: Option<&str>) -> String {
     let dir = tempfile::tempdir().unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_pqbench"));
     command

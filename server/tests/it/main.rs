@@ -22,6 +22,7 @@ mod import;
 mod long_operations;
 mod migrate;
 mod probe_boards;
+mod rebinding;
 mod rtt_mailbox;
 mod serial_faults;
 mod serial_ports;

@@ -97,6 +97,12 @@ enum Commands {
         /// it, no agent may connect.
         #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
         agent_token: Option<String>,
+        /// Also answer requests for this host name (repeat for more), as a
+        /// lab server reached by name must: by default only addresses and
+        /// localhost are served, so that no other site's page can reach the
+        /// server by pointing its own name at it (DNS rebinding).
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_hosts: Vec<String>,
         #[command(flatten)]
         wiring: Wiring,
     },
@@ -244,10 +250,10 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token, agent_token, wiring } => {
+        Commands::Serve { paths, listen, token, agent_token, allow_hosts, wiring } => {
             let boards = wiring.boards(&paths.dist)?;
             board_side::watch_ports(&boards);
-            serve::serve(paths, boards, listen, token, agent_token).await
+            serve::serve(paths, boards, listen, token, agent_token, &allow_hosts).await
         }
         Commands::Agent { server, token, host, dist, wiring } => {
             serve::check_token(&token).context("the agent token")?;

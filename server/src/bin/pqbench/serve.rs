@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use pqbench::AppState;
+use pqbench::security::ServedHosts;
 use pqbench_collect::boards::Boards;
 
 use crate::{Paths, open_store};
@@ -16,6 +17,7 @@ pub async fn serve(
     listen: SocketAddr,
     token: Option<String>,
     agent_token: Option<String>,
+    allow_hosts: &[String],
 ) -> anyhow::Result<()> {
     if let Some(token) = &token {
         check_token(token)?;
@@ -43,7 +45,14 @@ pub async fn serve(
     if let Some(token) = &agent_token {
         state = state.accepting_agents(token);
     }
-    let app = pqbench::router(state, &paths.dist, token);
+    let mut hosts = ServedHosts::default();
+    for name in allow_hosts {
+        if name.is_empty() || name.contains([':', '/', '[', ']']) {
+            bail!("--allow-host takes a host name without scheme or port, such as bench.lab; not {name:?}");
+        }
+        hosts = hosts.allowing(name);
+    }
+    let app = pqbench::router(state, &paths.dist, token, hosts);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     tracing::info!("pqbench serving http://{}", listener.local_addr()?);
