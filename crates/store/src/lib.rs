@@ -16,6 +16,7 @@ use pqbench_api::{LogFormat, Matrix, MatrixColumn, MatrixKey, Report, UnreadLine
 use pqbench_types::{BenchResult, Build, Clock, Measurement, ResultRow, Run, RunStatus, Source};
 use pqbench_view::View;
 
+pub mod backup;
 pub mod import;
 mod migrate;
 mod postgres;

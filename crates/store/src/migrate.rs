@@ -135,7 +135,13 @@ const TABLES: &[Table] = &[
     },
 ];
 
-/// Rows per INSERT: PostgreSQL takes at most 65,535 parameters a statement.
+/// The names of the tables a copy holds, in [`TABLES`]' order.
+pub(crate) fn table_names() -> impl Iterator<Item = &'static str> {
+    TABLES.iter().map(|table| table.name)
+}
+
+/// Rows per INSERT: PostgreSQL takes at most 65,535 parameters a statement,
+/// SQLite 32,766 (results have 27 columns).
 const ROWS_PER_INSERT: usize = 1000;
 
 /// Copies the SQLite store at `from` (migrated first, as any pqbench
@@ -159,48 +165,7 @@ pub async fn migrate(from: &Path, to: &str) -> Result<Migrated, MigrateError> {
             return Err(MigrateError::NotEmpty { table: table.name, rows });
         }
     }
-    let mut copied = Vec::new();
-    for table in TABLES {
-        let columns = table.columns.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ");
-        let select = format!("SELECT {columns} FROM {} ORDER BY id", table.name);
-        let mut rows = sqlx::query(&select).fetch(&mut *reading);
-        let mut batch = Vec::with_capacity(ROWS_PER_INSERT);
-        let mut count = 0i64;
-        while let Some(row) = rows.try_next().await? {
-            batch.push(values_of(&row, table)?);
-            if batch.len() == ROWS_PER_INSERT {
-                count += insert(&mut writing, table, &columns, &batch).await?;
-                batch.clear();
-            }
-        }
-        drop(rows);
-        if !batch.is_empty() {
-            count += insert(&mut writing, table, &columns, &batch).await?;
-        }
-        let source_rows: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {}", table.name))
-            .fetch_one(&mut *reading)
-            .await?
-            .try_get("n")?;
-        let target_rows: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {}", table.name))
-            .fetch_one(&mut *writing)
-            .await?
-            .try_get("n")?;
-        if source_rows != count || target_rows != count {
-            return Err(MigrateError::Count { table: table.name, source_rows, copied: target_rows });
-        }
-        if table.identity {
-            // New rows continue after the copied ids, as they would have
-            // in SQLite. (PostgreSQL's own function: this module is the
-            // one place that knows it is writing to PostgreSQL.)
-            sqlx::query(&format!(
-                "SELECT setval(pg_get_serial_sequence('{0}', 'id'), COALESCE((SELECT MAX(id) FROM {0}), 0) + 1, false)",
-                table.name
-            ))
-            .execute(&mut *writing)
-            .await?;
-        }
-        copied.push((table.name, count));
-    }
+    let copied = copy_into_postgres(&mut reading, &mut writing).await?;
     writing.commit().await?;
     reading.rollback().await?;
     Ok(Migrated { tables: copied })
@@ -212,38 +177,108 @@ enum Value {
     Text(Option<String>),
 }
 
-fn values_of(row: &sqlx::sqlite::SqliteRow, table: &Table) -> Result<Vec<Value>, MigrateError> {
-    table
-        .columns
-        .iter()
-        .map(|&(column, kind)| {
-            Ok(match kind {
-                Integer => Value::Integer(row.try_get(column)?),
-                Real => Value::Real(row.try_get(column)?),
-                Text => Value::Text(row.try_get(column)?),
-            })
-        })
-        .collect()
+/// A copier of every table from one database's transaction into
+/// another's, row by row with its ids, counting both sides: written once
+/// and made for each direction (SQLite into PostgreSQL for `migrate`,
+/// PostgreSQL into SQLite for a backup), as `sql.rs` is for statements.
+macro_rules! copier {
+    ($copy:ident, $from:ty, $into:ty, $identity:expr) => {
+        /// Copies every table of [`TABLES`], in its order, checking that
+        /// each holds as many rows on both sides as were copied.
+        pub(crate) async fn $copy(
+            reading: &mut sqlx::Transaction<'_, $from>,
+            writing: &mut sqlx::Transaction<'_, $into>,
+        ) -> Result<Vec<(&'static str, i64)>, MigrateError> {
+            /// Inserts `rows` of `table` in one statement.
+            async fn insert(
+                writing: &mut sqlx::Transaction<'_, $into>,
+                table: &Table,
+                columns: &str,
+                rows: &[Vec<Value>],
+            ) -> Result<i64, MigrateError> {
+                let mut query =
+                    QueryBuilder::<$into>::new(format!("INSERT INTO {} ({columns}) ", table.name));
+                query.push_values(rows, |mut row, values| {
+                    for value in values {
+                        match value {
+                            Value::Integer(v) => row.push_bind(*v),
+                            Value::Real(v) => row.push_bind(*v),
+                            Value::Text(v) => row.push_bind(v.clone()),
+                        };
+                    }
+                });
+                let done = query.build().execute(&mut **writing).await?;
+                Ok(done.rows_affected() as i64)
+            }
+
+            let mut copied = Vec::new();
+            for table in TABLES {
+                let columns = table.columns.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ");
+                let select = format!("SELECT {columns} FROM {} ORDER BY id", table.name);
+                let mut rows = sqlx::query(&select).fetch(&mut **reading);
+                let mut batch = Vec::with_capacity(ROWS_PER_INSERT);
+                let mut count = 0i64;
+                while let Some(row) = rows.try_next().await? {
+                    let values = table
+                        .columns
+                        .iter()
+                        .map(|&(column, kind)| {
+                            Ok(match kind {
+                                Integer => Value::Integer(row.try_get(column)?),
+                                Real => Value::Real(row.try_get(column)?),
+                                Text => Value::Text(row.try_get(column)?),
+                            })
+                        })
+                        .collect::<Result<Vec<Value>, sqlx::Error>>()?;
+                    batch.push(values);
+                    if batch.len() == ROWS_PER_INSERT {
+                        count += insert(writing, table, &columns, &batch).await?;
+                        batch.clear();
+                    }
+                }
+                drop(rows);
+                if !batch.is_empty() {
+                    count += insert(writing, table, &columns, &batch).await?;
+                }
+                let source_rows: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {}", table.name))
+                    .fetch_one(&mut **reading)
+                    .await?
+                    .try_get("n")?;
+                let target_rows: i64 = sqlx::query(&format!("SELECT COUNT(*) AS n FROM {}", table.name))
+                    .fetch_one(&mut **writing)
+                    .await?
+                    .try_get("n")?;
+                if source_rows != count || target_rows != count {
+                    return Err(MigrateError::Count { table: table.name, source_rows, copied: target_rows });
+                }
+                if table.identity {
+                    $identity(&mut **writing, table.name).await?;
+                }
+                copied.push((table.name, count));
+            }
+            Ok(copied)
+        }
+    };
 }
 
-async fn insert(
-    writing: &mut sqlx::Transaction<'_, Postgres>,
-    table: &Table,
-    columns: &str,
-    rows: &[Vec<Value>],
-) -> Result<i64, MigrateError> {
-    let mut query = QueryBuilder::<Postgres>::new(format!("INSERT INTO {} ({columns}) ", table.name));
-    query.push_values(rows, |mut row, values| {
-        for value in values {
-            match value {
-                Value::Integer(v) => row.push_bind(*v),
-                Value::Real(v) => row.push_bind(*v),
-                Value::Text(v) => row.push_bind(v.clone()),
-            };
-        }
-    });
-    let done = query.build().execute(&mut **writing).await?;
-    Ok(done.rows_affected() as i64)
+copier!(copy_into_postgres, sqlx::Sqlite, Postgres, continue_postgres_ids);
+copier!(copy_into_sqlite, Postgres, sqlx::Sqlite, continue_sqlite_ids);
+
+/// New rows continue after the copied ids, as they would have in SQLite.
+/// (PostgreSQL's own function: this module is the one place that knows
+/// it is writing to PostgreSQL.)
+async fn continue_postgres_ids(writing: &mut sqlx::PgConnection, table: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(&format!(
+        "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+    ))
+    .execute(writing)
+    .await
+    .map(drop)
+}
+
+/// SQLite's `INTEGER PRIMARY KEY` continues after the largest id by itself.
+async fn continue_sqlite_ids(_: &mut sqlx::SqliteConnection, _: &str) -> Result<(), sqlx::Error> {
+    Ok(())
 }
 
 #[cfg(test)]

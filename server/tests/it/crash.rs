@@ -33,7 +33,7 @@ const BOARD_RESULTS: i64 = 3;
 
 /// As many distinct (algorithm, operation) pairs as an upload takes, once
 /// each: the largest upload the server takes without a pair measured twice.
-fn large_upload() -> Value {
+pub(crate) fn large_upload() -> Value {
     let measurements: Vec<Value> = Algorithm::ALL
         .iter()
         .flat_map(|a| Operation::ALL.iter().map(move |o| (a, o)))

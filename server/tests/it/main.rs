@@ -12,6 +12,7 @@ mod access;
 mod agents;
 mod api_input;
 mod api_writes;
+mod backup;
 mod clock_bringup;
 mod crash;
 mod dashboard_api;

@@ -29,7 +29,8 @@ fn port(server: &common::Server) -> &str {
 async fn a_request_for_another_host_name_is_refused_on_every_route() {
     let server = common::start_server(&[]).await;
     let port = port(&server);
-    let reads = ["/api/runs", "/api/results", "/api/matrix", "/api/boards", "/api/agents/connect", "/", "/runs"];
+    let reads =
+        ["/api/runs", "/api/results", "/api/matrix", "/api/boards", "/api/agents/connect", "/", "/runs"];
     let mut routes = every_write();
     routes.extend(reads.iter().map(|path| (Method::GET, *path, Value::Null)));
     // As a rebound page sends them: its own name, with and without the
@@ -76,7 +77,8 @@ async fn a_write_from_another_sites_page_is_refused() {
     ];
     for (method, path, body) in every_write() {
         for origin in &foreign {
-            let response = request(&server, &method, path, &body).header("origin", origin).send().await.unwrap();
+            let response =
+                request(&server, &method, path, &body).header("origin", origin).send().await.unwrap();
             let what = format!("{method} {path} from {origin}");
             assert_eq!(response.status().as_u16(), 403, "{what}");
             let answer: Value = response.json().await.unwrap();
@@ -95,7 +97,8 @@ async fn a_write_from_another_sites_page_is_refused() {
     assert_eq!(own.status().as_u16(), 201);
     // A read from another site's page is the browser's to withhold (no
     // CORS header lets it read the answer); it is no write.
-    let read = request(&server, &Method::GET, "/api/runs", &Value::Null).header("origin", "http://attacker.example");
+    let read =
+        request(&server, &Method::GET, "/api/runs", &Value::Null).header("origin", "http://attacker.example");
     assert_eq!(read.send().await.unwrap().status().as_u16(), 200);
 }
 

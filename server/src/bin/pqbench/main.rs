@@ -218,6 +218,28 @@ enum Commands {
         #[arg(long)]
         to: String,
     },
+    /// Copy the whole store (--db) into a new SQLite file, safely while a
+    /// server writes to it (SQLite's VACUUM INTO; PostgreSQL's one
+    /// snapshot). The copy is checked, opens as a store of its own
+    /// (`serve --db FILE`), and restores with `pqbench restore`.
+    Backup {
+        /// The new file; an existing one is never overwritten.
+        #[arg(long)]
+        to: PathBuf,
+        /// The store to copy: an SQLite file or a PostgreSQL URL.
+        #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
+        db: Location,
+    },
+    /// Put a backup into an empty store (--db): a new SQLite file, or a
+    /// PostgreSQL database that holds nothing yet.
+    Restore {
+        /// The backup (`pqbench backup --to` wrote it).
+        #[arg(long)]
+        from: PathBuf,
+        /// The store to fill.
+        #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
+        db: Location,
+    },
     /// Print a stored run with its results.
     Export {
         #[arg(long)]
@@ -329,6 +351,22 @@ async fn main() -> anyhow::Result<()> {
             logs::import(&paths.db, format, &file, board, clock_hz, dry_run).await
         }
         Commands::Export { run, format, paths } => logs::export(&paths.db, run, format).await,
+        Commands::Backup { to, db } => {
+            let copied = pqbench_store::backup::backup(&db, &to)
+                .await
+                .with_context(|| format!("backing up {db} into {}", to.display()))?;
+            print_tables(&copied, "in the backup");
+            println!("{} is a backup of {db}; integrity check: ok", to.display());
+            Ok(())
+        }
+        Commands::Restore { from, db } => {
+            let copied = pqbench_store::backup::restore(&from, &db)
+                .await
+                .with_context(|| format!("restoring {} into {db}", from.display()))?;
+            print_tables(&copied, "restored");
+            println!("{} is restored into {db}", from.display());
+            Ok(())
+        }
         Commands::Migrate { from, to } => {
             let target = match to.parse::<Location>() {
                 Ok(Location::Postgres(_)) => Location::Postgres(to.clone()),
@@ -360,4 +398,11 @@ fn parse_algorithms(names: Option<Vec<String>>) -> anyhow::Result<Option<Vec<Alg
 
 async fn open_store(db: &Location) -> anyhow::Result<Store> {
     Store::connect(db).await.with_context(|| format!("opening the database {db}"))
+}
+
+/// What a copy holds, table by table, on stderr.
+fn print_tables(copied: &pqbench_store::Migrated, what: &str) {
+    for (table, rows) in &copied.tables {
+        eprintln!("{table}: {rows} rows {what}");
+    }
 }
