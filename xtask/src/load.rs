@@ -441,6 +441,8 @@ pub(crate) fn wrk_for(base: &str, path: &str, connections: u32, seconds: u32) ->
 fn wrk_with(base: &str, extra: &[&str], path: &str, connections: u32, seconds: u32) -> Result<Wrk> {
     let output = Command::new("wrk")
         .args(["-t2", &format!("-c{connections}"), &format!("-d{seconds}s"), "--latency"])
+        // As Chromium asks: what the server compresses, it sends compressed.
+        .args(["-H", "Accept-Encoding: gzip, deflate, br, zstd"])
         .args(extra)
         .arg(format!("{base}{path}"))
         .output()

@@ -546,3 +546,45 @@ async fn a_kept_matrix_is_served_only_while_the_store_agrees() {
     assert!(chosen.results.iter().all(|r| r.run_id == a && r.result.operation.as_str() == "encaps"));
     assert_eq!(server.get::<Matrix>("/api/matrix").await, imported);
 }
+
+/// A browser asks for gzip, and gets the very matrix gzipped; a client
+/// that does not (or refuses it by weight) gets plain JSON.
+#[tokio::test]
+async fn the_matrix_is_gzipped_for_clients_that_take_it() {
+    use std::io::Read;
+
+    let server = common::start_server(&[]).await;
+    a_browser_run_then_a_native_one(&server).await;
+    let client = reqwest::Client::new();
+    let get = |encoding: Option<&'static str>| {
+        let mut request = client.get(format!("{}/api/matrix", server.base));
+        if let Some(encoding) = encoding {
+            request = request.header("accept-encoding", encoding);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status().as_u16(), 200);
+            assert_eq!(response.headers()["vary"], "accept-encoding");
+            let encoding = response.headers().get("content-encoding").map(|v| v.to_str().unwrap().to_owned());
+            (encoding, response.bytes().await.unwrap().to_vec())
+        }
+    };
+    let (plain_encoding, plain) = get(None).await;
+    assert_eq!(plain_encoding, None);
+    let plain: Matrix = serde_json::from_slice(&plain).unwrap();
+    for asked in ["gzip", "br, gzip;q=0.8, deflate", "*", "GZIP;q=1.0"] {
+        // Made once, then kept: both answers are the same bytes.
+        for _ in 0..2 {
+            let (encoding, body) = get(Some(asked)).await;
+            assert_eq!(encoding.as_deref(), Some("gzip"), "{asked}");
+            let mut json = Vec::new();
+            flate2::read::GzDecoder::new(body.as_slice()).read_to_end(&mut json).unwrap();
+            assert_eq!(serde_json::from_slice::<Matrix>(&json).unwrap(), plain, "{asked}");
+        }
+    }
+    for refused in ["gzip;q=0", "br", "identity", "gzip;q=0.0, *", "*;q=0"] {
+        let (encoding, body) = get(Some(refused)).await;
+        assert_eq!(encoding, None, "{refused}");
+        assert_eq!(serde_json::from_slice::<Matrix>(&body).unwrap(), plain, "{refused}");
+    }
+}
