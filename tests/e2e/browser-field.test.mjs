@@ -10,10 +10,15 @@ import { launchBrowser, screenshots, serverAndBrowser } from './harness.mjs';
 let server;
 let chromium;
 
-serverAndBrowser((s, c) => {
-  server = s;
-  chromium = c;
-});
+// The insecure-context test reaches this server by a name of its own, as a
+// lab reaches a server by name: the server must be told to answer to it.
+serverAndBrowser(
+  (s, c) => {
+    server = s;
+    chromium = c;
+  },
+  { args: ['--allow-host', 'pqbench-field.test'] },
+);
 
 const IMPLEMENTATIONS = ['wasm', 'webcrypto', 'noble', 'liboqs'];
 
