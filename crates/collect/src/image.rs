@@ -40,6 +40,16 @@ impl FirmwareImage {
         Ok(FirmwareImage { path: path.into(), bytes, sha256, build_id })
     }
 
+    /// Only the build id of the image at `path`, without hashing it: an
+    /// image with its debug info is tens of megabytes, and the watcher asks
+    /// this while a board just plugged in waits to be shown.
+    pub fn build_id_of(path: &Path) -> Result<Option<String>, ImageError> {
+        let bytes = std::fs::read(path).map_err(|source| ImageError::Read { path: path.into(), source })?;
+        let file = object::File::parse(&*bytes)
+            .map_err(|e| ImageError::NotElf { path: path.into(), why: e.to_string() })?;
+        Ok(file.build_id().ok().flatten().map(hex))
+    }
+
     /// The address of a symbol the host needs, such as the command mailbox.
     pub fn symbol(&self, name: &'static str, purpose: &'static str) -> Result<u64, ImageError> {
         let missing = || ImageError::MissingSymbol { path: self.path.clone(), symbol: name, purpose };
@@ -59,4 +69,28 @@ impl FirmwareImage {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The watcher's cheap read and the full load say the same id: the
+    /// test binary itself is an ELF with a GNU build id.
+    #[test]
+    fn the_build_id_alone_is_the_one_a_full_load_reads() {
+        let me = std::env::current_exe().expect("the test binary's path");
+        let alone = FirmwareImage::build_id_of(&me).expect("an ELF");
+        let loaded = FirmwareImage::load(&me).expect("an ELF").build_id;
+        assert!(alone.is_some(), "the test binary has a GNU build id");
+        assert_eq!(alone, loaded);
+    }
+
+    #[test]
+    fn a_file_that_is_not_elf_is_said_to_be_not_elf() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let path = dir.path().join("image.elf");
+        std::fs::write(&path, b"@pqb1 hello\n").expect("written");
+        assert!(matches!(FirmwareImage::build_id_of(&path), Err(ImageError::NotElf { .. })));
+    }
 }

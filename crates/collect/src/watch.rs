@@ -229,11 +229,10 @@ impl SerialWatch {
             return known.clone();
         }
         let path = image.to_path_buf();
-        let id =
-            tokio::task::spawn_blocking(move || FirmwareImage::load(&path).ok().and_then(|i| i.build_id))
-                .await
-                .ok()
-                .flatten();
+        let id = tokio::task::spawn_blocking(move || FirmwareImage::build_id_of(&path).ok().flatten())
+            .await
+            .ok()
+            .flatten();
         self.build_ids.lock().ok()?.insert(image.to_path_buf(), id.clone());
         id
     }
