@@ -185,6 +185,7 @@ fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), String> {
         ("min_ticks", m.min_ticks),
         ("median_ticks", m.median_ticks),
         ("max_ticks", m.max_ticks),
+        ("stdev_ticks", m.stdev_ticks.unwrap_or(0)),
     ];
     if let Some((field, count)) = ticks.iter().find(|(_, count)| *count > MAX_TICKS) {
         return Err(format!("{field} is {count}, above {MAX_TICKS}"));

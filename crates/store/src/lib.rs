@@ -331,6 +331,12 @@ impl Store {
         on_backend!(self, db => db.runs(board, limit).await)
     }
 
+    /// The complete runs on `board` before run `before`, newest first: the
+    /// candidates a run's regressions are judged against.
+    pub async fn complete_runs_before(&self, board: &str, before: i64, limit: u32) -> StoreResult<Vec<Run>> {
+        on_backend!(self, db => db.complete_runs_before(board, before, limit).await)
+    }
+
     /// Results across runs, newest run first and each run's in the order
     /// they were measured. One statement: each filter is an `IN` list of
     /// bound parameters (only the placeholders are generated).

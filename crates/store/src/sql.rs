@@ -291,6 +291,18 @@ impl Statements {
         rows.iter().map(run_from_row).collect()
     }
 
+    pub async fn complete_runs_before(&self, board: &str, before: i64, limit: u32) -> StoreResult<Vec<Run>> {
+        let rows = sqlx::query(&format!(
+            "{RUN_COLUMNS} WHERE status = 'complete' AND board = $1 AND id < $2 ORDER BY id DESC LIMIT $3"
+        ))
+        .bind(board)
+        .bind(before)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(run_from_row).collect()
+    }
+
     pub async fn result_rows(&self, filter: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
         let mut query = result_rows_query(filter, "");
         let rows = query.build().fetch_all(&self.pool).await?;
@@ -346,7 +358,7 @@ impl Statements {
         let rows = sqlx::query(
             "SELECT algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec,
                 min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec,
-                heap_bytes, heap_allocs, stack_bytes, code_bytes, note, stack_depth_bytes
+                heap_bytes, heap_allocs, stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms
              FROM results WHERE run_id = $1 ORDER BY seq",
         )
         .bind(run_id)
@@ -359,7 +371,7 @@ impl Statements {
 /// The columns of `results` that [`result_from_row`] reads.
 const RESULT_FIGURES: &str = "algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec, \
     min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec, heap_bytes, heap_allocs, \
-    stack_bytes, code_bytes, note, stack_depth_bytes";
+    stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms";
 
 /// The statement of [`Statements::result_rows`], after `prefix` (`EXPLAIN
 /// QUERY PLAN ` in a test of its plan).
@@ -450,9 +462,10 @@ async fn insert_result<'e>(
         "INSERT INTO results (run_id, seq, algorithm, operation, status, iterations, total_seconds,
             avg_ms, ops_per_sec, min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit,
             bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, code_bytes, note,
-            total_ticks, min_ticks, median_ticks, max_ticks, stack_depth_bytes)
+            total_ticks, min_ticks, median_ticks, max_ticks, stack_depth_bytes, samples, stdev_ticks,
+            stdev_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-            $19, $20, $21, $22, $23, $24, $25, $26)",
+            $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)",
     )
     .bind(run_id)
     .bind(i64::from(seq))
@@ -480,6 +493,9 @@ async fn insert_result<'e>(
     .bind(ticks(|m| m.median_ticks))
     .bind(ticks(|m| m.max_ticks))
     .bind(result.stack_depth_bytes.map(|v| v as i64))
+    .bind(result.samples.map(|v| v as i64))
+    .bind(raw.filter(|m| m.iterations > 0).and_then(|m| m.stdev_ticks).map(|v| v as i64))
+    .bind(result.stdev_ms)
     .execute(db)
     .await?;
     Ok(())
@@ -558,6 +574,8 @@ fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
         code_bytes: count("code_bytes")?,
         note: row.try_get("note")?,
         stack_depth_bytes: count("stack_depth_bytes")?,
+        samples: count("samples")?,
+        stdev_ms: row.try_get("stdev_ms")?,
     })
 }
 

@@ -414,8 +414,31 @@ pub fn summarise(
         min_ticks: samples[0],
         median_ticks: median(samples),
         max_ticks: samples[done - 1],
+        stdev_ticks: standard_deviation(samples),
         ..Measurement::untimed(algorithm, operation, Status::Ok)
     }
+}
+
+/// The samples' standard deviation with Bessel's correction, rounded to
+/// the nearest tick; None for fewer than two samples, or sums too large
+/// for 128 bits (none a board or browser can time). Exact integers: the
+/// variance is `(n·Σx² − (Σx)²) / (n(n−1))`, and the rounded root
+/// `⌊(⌊√(4v)⌋ + 1) / 2⌋`, so no float rounding varies between targets.
+pub fn standard_deviation(samples: &[u64]) -> Option<u64> {
+    let n = samples.len() as u128;
+    if n < 2 {
+        return None;
+    }
+    let (mut sum, mut squares) = (0u128, 0u128);
+    for &x in samples {
+        let x = u128::from(x);
+        sum = sum.checked_add(x)?;
+        squares = squares.checked_add(x.checked_mul(x)?)?;
+    }
+    // Never negative (Cauchy–Schwarz); checked all the same.
+    let spread = n.checked_mul(squares)?.checked_sub(sum.checked_mul(sum)?)?;
+    let four_variances = spread.checked_mul(4)? / (n * (n - 1));
+    u64::try_from((four_variances.isqrt() + 1) / 2).ok()
 }
 
 /// Clock steps a sample spans at least: a step of rounding is then under

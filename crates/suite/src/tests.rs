@@ -167,8 +167,12 @@ fn a_short_measurement_says_so_once_before_it() {
 
 #[test]
 fn memory_windows_of_one_operation_keep_the_highest_peaks() {
-    let window =
-        |heap, stack| MemoryUse { heap_bytes: heap, heap_allocs: heap.map(|_| 1), stack_bytes: stack, stack_depth_bytes: None };
+    let window = |heap, stack| MemoryUse {
+        heap_bytes: heap,
+        heap_allocs: heap.map(|_| 1),
+        stack_bytes: stack,
+        stack_depth_bytes: None,
+    };
     let first = measure::peaks(None, window(Some(64), Some(900)));
     assert_eq!(first, window(Some(64), Some(900)));
     let both = measure::peaks(Some(first), window(Some(128), Some(700)));
@@ -197,6 +201,32 @@ fn median_is_a_measured_sample() {
     assert_eq!(measure_median(&[1, 2, 3, 4]), 2);
     assert_eq!(measure_median(&[7]), 7);
     assert_eq!(measure_median(&[1, 5, 9]), 5);
+}
+
+#[test]
+fn the_standard_deviation_is_the_samples_own_rounded_to_a_tick() {
+    use measure::standard_deviation as sd;
+    // Σ(x − 5)² = 32 over 7 degrees of freedom: √4.571 = 2.138.
+    assert_eq!(sd(&[2, 4, 4, 4, 5, 5, 7, 9]), Some(2));
+    // √0.5 = 0.707 rounds up, √0.2 = 0.447 down, and a half up: √0.25.
+    assert_eq!(sd(&[10, 11]), Some(1));
+    assert_eq!(sd(&[10, 10, 10, 10, 11]), Some(0));
+    assert_eq!(sd(&[10, 10, 10, 11]), Some(1));
+    // An emulator's instruction counts: every sample the same.
+    assert_eq!(sd(&[289_010; 40]), Some(0));
+    assert_eq!(sd(&[7]), None);
+    assert_eq!(sd(&[]), None);
+    // Large counts keep their precision: 1e12 ± 1e6.
+    assert_eq!(sd(&[1_000_000_000_000 - 1_000_000, 1_000_000_000_000 + 1_000_000]), Some(1_414_214));
+    // Beyond 128 bits: said to be unknown, never wrapped.
+    assert_eq!(sd(&[u64::MAX, 0, u64::MAX]), None);
+}
+
+#[test]
+fn a_summary_carries_the_spread_of_its_samples() {
+    let m = summarise(Algorithm::MlKem768, Operation::Keygen, &mut [12, 10, 11], 1, 33);
+    assert_eq!(m.stdev_ticks, Some(1));
+    assert!(m.is_consistent(), "{m:?}");
 }
 
 fn measure_median(sorted: &[u64]) -> u64 {

@@ -95,6 +95,15 @@ pub struct Measurement {
     /// `None`: every call was timed on its own.
     #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
     pub batch: Option<u32>,
+    /// The samples' standard deviation (with Bessel's correction), rounded
+    /// to whole ticks: with the sample count (`iterations / batch`) and the
+    /// mean (`total / iterations`) what a statistical test of two runs
+    /// needs, as pqbench keeps no per-call samples. Of batch means where
+    /// calls are batched. `None` for fewer than two samples, and from a
+    /// board or file that predates it; 0 where every sample was the same
+    /// (an emulator counting instructions).
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub stdev_ticks: Option<u64>,
     /// For `Failed`: which self-test failed. `None` from a board or file
     /// that predates it.
     #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
@@ -120,6 +129,7 @@ impl Measurement {
             bytes_per_op: None,
             needed_bytes: None,
             batch: None,
+            stdev_ticks: None,
             failure: None,
         }
     }
@@ -136,7 +146,12 @@ impl Measurement {
         // A batch's mean is rounded down, so a batched total may exceed
         // `iterations * max` by less than a tick per call.
         let rounding = u64::from(self.batch.is_some());
+        // No sample lies further than max - min from the mean, so neither
+        // can the standard deviation (up to rounding).
+        let spread_fits =
+            self.stdev_ticks.is_none_or(|sd| sd <= self.max_ticks.saturating_sub(self.min_ticks) + 1);
         self.iterations > 0
+            && spread_fits
             && self.batch.is_none_or(|calls| calls > 0 && self.iterations.is_multiple_of(calls))
             && self.min_ticks <= self.median_ticks
             && self.median_ticks <= self.max_ticks

@@ -36,6 +36,15 @@ pub struct BenchResult {
     /// the board's "does not fit" check compares with its free stack.
     #[serde(default)]
     pub stack_depth_bytes: Option<u64>,
+    /// How many samples were timed: one per call, or one per batch where
+    /// calls are batched (`iterations / batch`). With `avg_ms` and
+    /// `stdev_ms`, what a statistical test of two runs needs.
+    #[serde(default)]
+    pub samples: Option<u64>,
+    /// The samples' standard deviation in milliseconds per call
+    /// ([`Measurement::stdev_ticks`]); 0 where every sample was the same.
+    #[serde(default)]
+    pub stdev_ms: Option<f64>,
 }
 
 impl BenchResult {
@@ -63,6 +72,8 @@ impl BenchResult {
             note: None,
             code_bytes: None,
             stack_depth_bytes: None,
+            samples: None,
+            stdev_ms: None,
         }
     }
 
@@ -100,6 +111,8 @@ impl BenchResult {
         result.min_ms = Some(ticks_to_ms(m.min_ticks));
         result.median_ms = Some(ticks_to_ms(m.median_ticks));
         result.max_ms = Some(ticks_to_ms(m.max_ticks));
+        result.samples = Some(u64::from(m.iterations / m.batch.unwrap_or(1).max(1)));
+        result.stdev_ms = m.stdev_ticks.map(ticks_to_ms);
         result.ticks_per_op = Some(ticks_per_op);
         result.tick_unit = Some(alloc::format!("{}", clock.unit));
         result.cycles_per_op = (clock.unit == TickUnit::Cycles).then_some(ticks_per_op);
@@ -138,6 +151,7 @@ impl BenchResult {
             ("min_ms", self.min_ms),
             ("median_ms", self.median_ms),
             ("max_ms", self.max_ms),
+            ("stdev_ms", self.stdev_ms),
             ("cycles_per_op", self.cycles_per_op),
             ("ticks_per_op", self.ticks_per_op),
             ("bytes_per_sec", self.bytes_per_sec),

@@ -418,6 +418,7 @@ impl Fields<'_> {
         m.bytes_per_op = self.optional("bytes")?;
         m.needed_bytes = self.optional("needs")?;
         m.batch = self.optional("batch")?;
+        m.stdev_ticks = self.optional("sd")?;
         if self.fields.contains_key("reason") {
             m.failure = Some(self.name("reason", Failure::from_name)?);
         }

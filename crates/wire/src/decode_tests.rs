@@ -38,6 +38,25 @@ fn a_batched_result_reads_back_with_its_batch() {
 }
 
 #[test]
+fn a_result_reads_back_with_its_spread_and_without_it_from_older_firmware() {
+    let m = Measurement { stdev_ticks: Some(151), ..sample() };
+    assert!(encoded(&m).contains(" sd=151 "));
+    assert_eq!(Decoder::new().push(encoded(&m).as_bytes()), [Event::Record(Record::Result(m))]);
+    assert_eq!(parse_rendered(&rendered(&m, crc_of(&m))), Ok(Record::Result(m)));
+    // Firmware from before `sd`: the same record, its spread unknown.
+    assert!(!encoded(&sample()).contains(" sd="));
+    assert_eq!(Decoder::new().push(encoded(&sample()).as_bytes()), [Event::Record(Record::Result(sample()))]);
+}
+
+#[test]
+fn a_spread_wider_than_the_samples_is_refused() {
+    // min 288,900 and max 289,400: no sample lies 502 ticks from the mean.
+    let m = Measurement { stdev_ticks: Some(502), ..sample() };
+    let events = Decoder::new().push(encoded(&m).as_bytes());
+    assert!(matches!(events[0], Event::Rejected(DecodeError::Malformed(_))), "{events:?}");
+}
+
+#[test]
 fn unmeasured_fields_stay_unmeasured() {
     let mut m = Measurement::untimed(Algorithm::MlDsa65, Operation::Sign, Status::DoesNotFit);
     m.needed_bytes = Some(102_400);
@@ -149,8 +168,9 @@ fn an_endless_line_is_dropped_not_buffered() {
 /// What the host renders from the firmware's defmt result message.
 fn rendered(m: &Measurement, crc: u32) -> String {
     let opt = |v: Option<u32>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
+    let opt64 = |v: Option<u64>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
     alloc::format!(
-        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} depth={} bytes={} needs={} batch={} *{crc:08x}",
+        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} depth={} bytes={} needs={} batch={} sd={} *{crc:08x}",
         m.algorithm,
         m.operation,
         m.status,
@@ -166,6 +186,7 @@ fn rendered(m: &Measurement, crc: u32) -> String {
         opt(m.bytes_per_op),
         opt(m.needed_bytes),
         opt(m.batch),
+        opt64(m.stdev_ticks),
     )
 }
 

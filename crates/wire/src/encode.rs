@@ -127,6 +127,7 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("bytes", m.bytes_per_op)?;
     record.optional("needs", m.needed_bytes)?;
     record.optional("batch", m.batch)?;
+    record.optional("sd", m.stdev_ticks)?;
     match m.failure {
         Some(failure) => record.field("reason", failure),
         None => Ok(()),

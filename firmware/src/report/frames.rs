@@ -163,7 +163,7 @@ impl Reporter for Records<'_> {
         // Only a measurement that ran has timings, as in the text record.
         if m.status == Status::Ok {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} depth={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} depth={=?} bytes={=?} needs={=?} batch={=?} sd={=?} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
@@ -179,6 +179,7 @@ impl Reporter for Records<'_> {
                 m.bytes_per_op,
                 m.needed_bytes,
                 m.batch,
+                m.stdev_ticks,
                 crc,
             );
         } else if let Some(failure) = m.failure {
@@ -200,7 +201,7 @@ impl Reporter for Records<'_> {
             );
         } else {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} sd={=?} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
