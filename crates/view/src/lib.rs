@@ -20,6 +20,7 @@ pub mod csv;
 pub mod field;
 pub mod matrix;
 pub mod query;
+pub mod regressions;
 pub mod timing;
 pub mod work;
 

@@ -18,6 +18,7 @@ pub mod events;
 pub mod flashes;
 pub mod imports;
 pub mod matrix;
+pub mod regressions;
 pub mod reports;
 pub mod results;
 pub mod runs;
@@ -40,6 +41,7 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
         .route("/runs/{id}/cancel", post(runs::cancel_run))
         .route("/results", get(results::results_across_runs))
         .route("/matrix", get(matrix::matrix))
+        .route("/regressions", get(regressions::regressions))
         .route(
             "/flashes",
             post(flashes::create_flash).layer(DefaultBodyLimit::max(flashes::MAX_FLASH_REQUEST_BYTES)),

@@ -24,6 +24,7 @@ mod long_operations;
 mod migrate;
 mod probe_boards;
 mod rebinding;
+mod regressions;
 mod rtt_mailbox;
 mod serial_faults;
 mod serial_ports;

@@ -41,7 +41,9 @@ pub fn watch_ports(boards: &Boards) {
     }
 }
 
-pub async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::Result<()> {
+/// Runs `request` to its end, stored in `paths.db`; its id, printed on
+/// stdout when `print_id`. A run that does not complete is an error.
+pub async fn run(paths: &Paths, boards: Boards, request: RunRequest, print_id: bool) -> anyhow::Result<i64> {
     let store = open_store(&paths.db).await?;
     let open = |run| async { StoreRecorder::open(&store, run, None).await };
     let prepared = runner::prepare(&boards, &request, open).await?;
@@ -63,11 +65,15 @@ pub async fn run(paths: Paths, boards: Boards, request: RunRequest) -> anyhow::R
     match outcome.status {
         RunStatus::Complete => {
             eprintln!("run {id} complete: {} results", outcome.results);
-            println!("{id}");
-            Ok(())
+            if print_id {
+                println!("{id}");
+            }
+            Ok(id)
         }
         status => {
-            println!("{id}");
+            if print_id {
+                println!("{id}");
+            }
             bail!(
                 "run {id} {}: {}",
                 status.as_str(),

@@ -18,6 +18,7 @@ use pqbench_suite::Settings;
 use pqbench_types::Algorithm;
 
 mod board_side;
+mod central;
 mod logs;
 mod serve;
 
@@ -152,6 +153,32 @@ enum Commands {
         /// port with the probe of its ST-LINK attached), as `pqbench flash` does.
         #[arg(long)]
         flash: bool,
+        /// Then judge the run against the earlier complete runs of its
+        /// lineage (same board, build variant and implementation), print a
+        /// Markdown summary on stdout instead of the run's id (for a CI job
+        /// to post as a pull-request comment), and exit with status 1 if a
+        /// model finds it slower. MODELS: comma-separated `percent[:P]`
+        /// (the mean rose by more than P%, 10 by default) and
+        /// `welch[:ALPHA]` (Welch's t-test at level ALPHA, 0.001 by
+        /// default); both when left out.
+        #[arg(long, value_name = "MODELS", num_args = 0..=1, default_missing_value = "")]
+        fail_on_regression: Option<String>,
+        /// Store the run on this central server (http://host:port) instead
+        /// of --db: this host serves the board to it as its agent for the
+        /// one run, as `pqbench agent` does.
+        #[arg(long, requires = "token")]
+        server: Option<String>,
+        /// The central server's token for writes (its --token).
+        #[arg(long, env = "PQBENCH_TOKEN")]
+        token: Option<String>,
+        /// The central server's agent token (its --agent-token); --token
+        /// when left out.
+        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
+        agent_token: Option<String>,
+        /// This host's name on the central server; the system's host name
+        /// when left out.
+        #[arg(long)]
+        host: Option<String>,
         #[command(flatten)]
         paths: Paths,
         #[command(flatten)]
@@ -315,7 +342,28 @@ async fn main() -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Commands::Run { board, algorithms, min_iterations, min_time_ms, variant, flash, paths, wiring } => {
+        Commands::Run {
+            board,
+            algorithms,
+            min_iterations,
+            min_time_ms,
+            variant,
+            flash,
+            fail_on_regression,
+            server,
+            token,
+            agent_token,
+            host,
+            paths,
+            wiring,
+        } => {
+            // Refused before anything runs: a bad model name found after a
+            // long run would lose its verdict.
+            let models = fail_on_regression
+                .as_deref()
+                .map(|m| pqbench::routes::regressions::parse_models((!m.is_empty()).then_some(m)))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("--fail-on-regression: {e}"))?;
             let algorithms = parse_algorithms(algorithms)?;
             let boards = wiring.boards(&paths.dist)?;
             if board.starts_with(pqbench_collect::ports::SERIAL_PREFIX) {
@@ -332,7 +380,47 @@ async fn main() -> anyhow::Result<()> {
             let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
             // Watched during the run too, so an unplugged board ends it.
             board_side::watch_ports(&boards);
-            board_side::run(paths, boards, request).await
+            let judged = match server {
+                Some(server) => {
+                    let token = token.context("--server needs --token")?;
+                    let agent_token = agent_token.unwrap_or_else(|| token.clone());
+                    let host = match host {
+                        Some(host) => host,
+                        None => serve::system_host_name()?,
+                    };
+                    let central = central::Central::new(&server, &token)?;
+                    let id = central.run(boards, &agent_token, &host, request).await?;
+                    match &models {
+                        Some(models) => Some(central.regressions(id, models).await?),
+                        None => {
+                            println!("{id}");
+                            None
+                        }
+                    }
+                }
+                None => {
+                    let id = board_side::run(&paths, boards, request, models.is_none()).await?;
+                    match &models {
+                        Some(models) => {
+                            let store = open_store(&paths.db).await?;
+                            let run =
+                                store.run(id).await?.with_context(|| format!("run {id} is not stored"))?;
+                            Some(pqbench::routes::regressions::judge_run(&store, &run, models).await?)
+                        }
+                        None => None,
+                    }
+                }
+            };
+            match judged {
+                Some(judged) => {
+                    print!("{}", judged.markdown());
+                    if judged.has_regression() {
+                        std::process::exit(1);
+                    }
+                    Ok(())
+                }
+                None => Ok(()),
+            }
         }
         Commands::Flash { board, variant, dist, wiring } => {
             let boards = wiring.boards(&dist)?;

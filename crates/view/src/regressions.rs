@@ -1,0 +1,376 @@
+//! Whether a run is slower than the runs before it, by named models.
+//!
+//! A run is judged only against earlier runs of its [`lineage`]: the same
+//! board and source, built the same way (target, profile, opt-level, LTO,
+//! features) and measuring the same implementation. What may differ along
+//! a lineage is what a regression is made of: the code's revision and the
+//! versions of the crates it uses. A run is never judged against another
+//! board, build variant or implementation, whose figures differ for
+//! reasons no commit caused.
+//!
+//! The models:
+//! - [`Model::Percent`]: the mean time per call rose by more than a given
+//!   percentage over the median of the earlier runs' means. Simple, and
+//!   blind to noise: it is for figures known to be steady.
+//! - [`Model::Welch`]: Welch's t-test of the run's samples against the
+//!   earlier runs' samples pooled, from each result's sample count, mean
+//!   and standard deviation (pqbench keeps no per-call samples; these three
+//!   are sufficient for the test). A rise is flagged when the test rejects
+//!   equal means at the given level and the mean rose.
+//! - Deterministic: where every sample on both sides was the same (an
+//!   emulator counting instructions), a t-test has no variance to work
+//!   with, and none is needed: the counts are exact, so any rise is real.
+//!   The Welch model judges such figures by this rule and says so.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use pqbench_types::{Algorithm, BenchResult, IMPLEMENTATION, Operation, Run, Status};
+
+/// How many earlier runs of a lineage a run is judged against.
+pub const BASELINE_RUNS: usize = 5;
+
+/// A model a run is judged by, as named in a query (`percent:10`,
+/// `welch:0.01`) and in each judgement.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case")]
+pub enum Model {
+    /// Slower when the mean per call rose by more than `percent`.
+    Percent { percent: f64 },
+    /// Slower when Welch's t-test rejects equal means at level `alpha`
+    /// (two-sided) and the mean rose; exact figures by the deterministic rule.
+    Welch { alpha: f64 },
+}
+
+impl Model {
+    /// The models a run is judged by when none is named.
+    pub const DEFAULTS: [Model; 2] = [Model::Percent { percent: 10.0 }, Model::Welch { alpha: 0.001 }];
+
+    /// `percent`, `percent:5`, `welch`, `welch:0.01`.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let (name, value) = match text.split_once(':') {
+            Some((name, value)) => (name, Some(value)),
+            None => (text, None),
+        };
+        let number = |default: f64, low: f64, high: f64| -> Result<f64, String> {
+            let Some(value) = value else { return Ok(default) };
+            match value.parse::<f64>() {
+                Ok(v) if v > low && v < high => Ok(v),
+                _ => Err(format!(
+                    "{name}'s parameter must be a number above {low} and below {high}, not {value:?}"
+                )),
+            }
+        };
+        match name {
+            "percent" => Ok(Model::Percent { percent: number(10.0, 0.0, 1e6)? }),
+            "welch" => Ok(Model::Welch { alpha: number(0.001, 0.0, 1.0)? }),
+            _ => Err(format!("unknown model {name:?}: choose percent[:P] or welch[:ALPHA]")),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Model::Percent { percent } => format!("percent:{percent}"),
+            Model::Welch { alpha } => format!("welch:{alpha}"),
+        }
+    }
+}
+
+/// The lineage a run belongs to: runs with the same lineage measure the
+/// same board, variant and implementation, and only their code may differ.
+pub fn lineage(run: &Run) -> String {
+    let b = &run.build;
+    let field = |v: &Option<String>| v.as_deref().unwrap_or("").replace('|', "/");
+    // An implementation named with its version (`noble-post-quantum@0.7.1`)
+    // stays one lineage across versions: a new version is what is judged.
+    let implementation = b.extra.get(IMPLEMENTATION).map(|i| i.split('@').next().unwrap_or(i)).unwrap_or("");
+    format!(
+        "{}|{}|{}|{}|{}|{}|{}|{}",
+        run.source.as_str(),
+        run.board.replace('|', "/"),
+        field(&b.target),
+        field(&b.profile),
+        field(&b.opt_level),
+        field(&b.lto),
+        field(&b.features),
+        implementation.replace('|', "/"),
+    )
+}
+
+/// What a verdict says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Slower beyond the model's line: a regression.
+    Slower,
+    /// Faster beyond the model's line.
+    Faster,
+    /// Within the model's line.
+    Unchanged,
+}
+
+/// One operation of one run judged by one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    pub algorithm: Algorithm,
+    pub operation: Operation,
+    /// The model, by name (`percent:10`, `welch:0.001`), or `deterministic`
+    /// where the Welch model judged exact figures.
+    pub model: String,
+    pub verdict: Verdict,
+    /// The runs judged against, newest first.
+    pub against: Vec<i64>,
+    /// Mean milliseconds per call before (the baseline) and in this run.
+    pub before_ms: f64,
+    pub after_ms: f64,
+    /// `after / before - 1`, in percent.
+    pub change_percent: f64,
+    /// Welch's two-sided p-value; `None` for other models.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_value: Option<f64>,
+    /// What crossed the line (or did not), in words and figures.
+    pub why: String,
+}
+
+impl Judgement {
+    pub fn is_regression(&self) -> bool {
+        self.verdict == Verdict::Slower
+    }
+}
+
+/// A result's figures as a test needs them: samples, mean and standard
+/// deviation per call in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Sample {
+    n: f64,
+    mean: f64,
+    stdev: f64,
+}
+
+impl Sample {
+    fn of(r: &BenchResult) -> Option<Sample> {
+        if r.status != Status::Ok {
+            return None;
+        }
+        Some(Sample { n: r.samples? as f64, mean: r.avg_ms?, stdev: r.stdev_ms? })
+            .filter(|s| s.n >= 2.0 && s.mean.is_finite() && s.stdev.is_finite())
+    }
+
+    /// Several runs' samples as one: the pooled count, mean and (exact)
+    /// variance, within runs and between them.
+    fn pooled(samples: &[Sample]) -> Option<Sample> {
+        let n: f64 = samples.iter().map(|s| s.n).sum();
+        if samples.is_empty() || n < 2.0 {
+            return None;
+        }
+        let mean = samples.iter().map(|s| s.n * s.mean).sum::<f64>() / n;
+        let squares: f64 = samples
+            .iter()
+            .map(|s| (s.n - 1.0) * s.stdev * s.stdev + s.n * (s.mean - mean) * (s.mean - mean))
+            .sum();
+        Some(Sample { n, mean, stdev: libm::sqrt(squares / (n - 1.0)) })
+    }
+}
+
+/// Judges `run`'s results by `models` against `earlier`: runs of its
+/// lineage before it, newest first, each with its results (at most
+/// [`BASELINE_RUNS`] are used). An operation no earlier run measured, or
+/// whose figures lack what a model needs, gets no judgement by it.
+pub fn judge(
+    run: &(i64, Vec<BenchResult>),
+    earlier: &[(i64, Vec<BenchResult>)],
+    models: &[Model],
+) -> Vec<Judgement> {
+    let earlier = &earlier[..earlier.len().min(BASELINE_RUNS)];
+    let mut out = Vec::new();
+    for result in run.1.iter().filter(|r| r.status == Status::Ok) {
+        let before: Vec<(i64, &BenchResult)> = earlier
+            .iter()
+            .filter_map(|(id, results)| {
+                let same = results.iter().find(|b| {
+                    b.algorithm == result.algorithm
+                        && b.operation == result.operation
+                        && b.status == Status::Ok
+                })?;
+                Some((*id, same))
+            })
+            .collect();
+        if before.is_empty() {
+            continue;
+        }
+        for model in models {
+            if let Some(judgement) = judge_one(result, &before, *model) {
+                out.push(judgement);
+            }
+        }
+    }
+    out
+}
+
+fn judge_one(after: &BenchResult, before: &[(i64, &BenchResult)], model: Model) -> Option<Judgement> {
+    let judged =
+        |model: String, verdict, against: Vec<i64>, before_ms: f64, after_ms: f64, p, why| Judgement {
+            algorithm: after.algorithm,
+            operation: after.operation,
+            model,
+            verdict,
+            against,
+            before_ms,
+            after_ms,
+            change_percent: (after_ms / before_ms - 1.0) * 100.0,
+            p_value: p,
+            why,
+        };
+    match model {
+        Model::Percent { percent } => {
+            let after_ms = after.avg_ms?;
+            let mut means: Vec<f64> = before.iter().filter_map(|(_, r)| r.avg_ms).collect();
+            let against: Vec<i64> =
+                before.iter().filter(|(_, r)| r.avg_ms.is_some()).map(|(id, _)| *id).collect();
+            if means.is_empty() {
+                return None;
+            }
+            means.sort_by(f64::total_cmp);
+            let before_ms = means[(means.len() - 1) / 2];
+            if before_ms <= 0.0 {
+                return None;
+            }
+            let change = (after_ms / before_ms - 1.0) * 100.0;
+            let verdict = if change > percent {
+                Verdict::Slower
+            } else if change < -percent {
+                Verdict::Faster
+            } else {
+                Verdict::Unchanged
+            };
+            let why = format!(
+                "mean {after_ms:.6} ms per call against {before_ms:.6} ms (median of {} earlier runs): {change:+.2}%, line ±{percent}%",
+                means.len()
+            );
+            Some(judged(model.name(), verdict, against, before_ms, after_ms, None, why))
+        }
+        Model::Welch { alpha } => {
+            let new = Sample::of(after)?;
+            let old: Vec<(i64, Sample)> =
+                before.iter().filter_map(|(id, r)| Some((*id, Sample::of(r)?))).collect();
+            let against: Vec<i64> = old.iter().map(|(id, _)| *id).collect();
+            let samples: Vec<Sample> = old.iter().map(|(_, s)| *s).collect();
+            let base = Sample::pooled(&samples)?;
+            if base.mean <= 0.0 {
+                return None;
+            }
+            if base.stdev == 0.0 && new.stdev == 0.0 {
+                // Exact counts on both sides: any difference is real.
+                let verdict = match new.mean.total_cmp(&base.mean) {
+                    core::cmp::Ordering::Greater => Verdict::Slower,
+                    core::cmp::Ordering::Less => Verdict::Faster,
+                    core::cmp::Ordering::Equal => Verdict::Unchanged,
+                };
+                let why = format!(
+                    "every sample the same on both sides (exact counts): mean {:.6} ms per call against {:.6} ms",
+                    new.mean, base.mean
+                );
+                return Some(judged(
+                    "deterministic".into(),
+                    verdict,
+                    against,
+                    base.mean,
+                    new.mean,
+                    None,
+                    why,
+                ));
+            }
+            let (t, df) = welch(&base, &new);
+            let p = two_sided_p(t, df);
+            let verdict = match (p < alpha, new.mean > base.mean) {
+                (true, true) => Verdict::Slower,
+                (true, false) => Verdict::Faster,
+                (false, _) => Verdict::Unchanged,
+            };
+            let why = format!(
+                "Welch's t = {t:.3} on {df:.1} degrees of freedom, p = {p:.3e} against α = {alpha}: mean {:.6} ± {:.6} ms over {} samples against {:.6} ± {:.6} ms over {} samples of {} earlier runs",
+                new.mean,
+                new.stdev,
+                new.n,
+                base.mean,
+                base.stdev,
+                base.n,
+                samples.len()
+            );
+            Some(judged(model.name(), verdict, against, base.mean, new.mean, Some(p), why))
+        }
+    }
+}
+
+/// Welch's t statistic of `b` against `a` and its Welch–Satterthwaite
+/// degrees of freedom.
+fn welch(a: &Sample, b: &Sample) -> (f64, f64) {
+    let va = a.stdev * a.stdev / a.n;
+    let vb = b.stdev * b.stdev / b.n;
+    let t = (b.mean - a.mean) / libm::sqrt(va + vb);
+    let df = (va + vb) * (va + vb) / (va * va / (a.n - 1.0) + vb * vb / (b.n - 1.0));
+    (t, df)
+}
+
+/// The two-sided p-value of Student's t with `df` degrees of freedom:
+/// `I_{df/(df+t²)}(df/2, 1/2)`.
+fn two_sided_p(t: f64, df: f64) -> f64 {
+    if !t.is_finite() {
+        return 0.0;
+    }
+    regularized_incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
+}
+
+/// `I_x(a, b)` by its continued fraction (Lentz's method), as in Numerical
+/// Recipes' `betai`: converges in a few dozen terms for the arguments a
+/// t-test gives.
+fn regularized_incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let front = libm::exp(
+        libm::lgamma(a + b) - libm::lgamma(a) - libm::lgamma(b) + a * libm::log(x) + b * libm::log(1.0 - x),
+    );
+    if x < (a + 1.0) / (a + b + 2.0) {
+        front * beta_fraction(a, b, x) / a
+    } else {
+        1.0 - front * beta_fraction(b, a, 1.0 - x) / b
+    }
+}
+
+fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let away_from_zero = |v: f64| if libm::fabs(v) < TINY { TINY } else { v };
+    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
+    let mut c = 1.0;
+    let mut d = 1.0 / away_from_zero(1.0 - qab * x / qap);
+    let mut h = d;
+    // One term of the fraction into Lentz's running `c` and `d`; the
+    // factor it multiplies `h` by.
+    let term = |aa: f64, c: &mut f64, d: &mut f64| {
+        *d = 1.0 / away_from_zero(1.0 + aa * *d);
+        *c = away_from_zero(1.0 + aa / *c);
+        *d * *c
+    };
+    for m in 1..=300 {
+        let m = f64::from(m);
+        let m2 = 2.0 * m;
+        h *= term(m * (b - m) * x / ((qam + m2) * (a + m2)), &mut c, &mut d);
+        let step = term(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &mut c, &mut d);
+        h *= step;
+        if libm::fabs(step - 1.0) < 1e-15 {
+            break;
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+#[path = "regressions_tests.rs"]
+mod tests;
