@@ -3,13 +3,14 @@
 //! flagged.
 
 use leptos::prelude::*;
+use pqbench_api::RunRegressions;
 use pqbench_types::ResultRow;
 use pqbench_view::HistoryOf;
 
 use crate::alert::Alert;
 use crate::components::{Table, muted, unfinished_badge};
 use crate::shown::Shown;
-use crate::{api, chart, format};
+use crate::{api, chart, format, regression};
 
 /// Runs a history shows, the newest: more points than a chart can show
 /// apart, and a request that stays quick with a million results stored
@@ -33,6 +34,15 @@ pub fn History() -> impl IntoView {
             Some(rows)
         }
     });
+    // Each run judged against the earlier runs of its lineage; None until
+    // loaded, or where it could not be (the banner says why).
+    let judged = LocalResource::new(move || {
+        let chosen = chosen.get();
+        async move {
+            let path = format!("/api/regressions?{}", chosen?.regressions_query(HISTORY_RUNS));
+            alert.check(api::get::<Vec<RunRegressions>>(&path).await)
+        }
+    });
     move || {
         chosen.get().map(|HistoryOf { board, algorithm, operation }| {
             let title = format!("{} {} on {board}", algorithm.as_str(), operation.as_str());
@@ -47,7 +57,10 @@ pub fn History() -> impl IntoView {
                                     .map(|rows| match rows {
                                         None => muted("The history could not be loaded."),
                                         Some(rows) if rows.is_empty() => muted("No runs measured this."),
-                                        Some(rows) => history_view(&title, &rows).into_any(),
+                                        Some(rows) => {
+                                            let judged = judged.get().flatten().unwrap_or_default();
+                                            history_view(&title, &rows, &judged).into_any()
+                                        }
                                     })
                             }
                         }
@@ -58,7 +71,7 @@ pub fn History() -> impl IntoView {
     }
 }
 
-fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
+fn history_view(title: &str, rows: &[ResultRow], judged: &[RunRegressions]) -> impl IntoView + use<> {
     let older = (rows.len() == HISTORY_RUNS as usize).then(|| {
         view! {
             <p class="muted" id="history-truncated">
@@ -89,8 +102,13 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
         .zip(&flags)
         .map(|(row, &flagged)| {
             let r = &row.result;
+            let (verdict, said) = regression::verdict_of(judged, row.run_id, None);
             view! {
-                <tr data-run-id=row.run_id.to_string() data-changed=flagged.to_string()>
+                <tr
+                    data-run-id=row.run_id.to_string()
+                    data-changed=flagged.to_string()
+                    data-regression=verdict
+                >
                     <td>{row.run_id}{unfinished_badge(row.run_status)}</td>
                     <td title=row.started_at.clone()>{format::timestamp(&row.started_at)}</td>
                     <td>{row.build_label.clone()}</td>
@@ -101,6 +119,7 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
                         {format!("{} – {}", format::duration_ms(r.min_ms), format::duration_ms(r.max_ms))}
                     </td>
                     <td>{flagged.then_some("changed beyond the spread")}</td>
+                    <td class=verdict>{said}</td>
                 </tr>
             }
         })
@@ -112,6 +131,7 @@ fn history_view(title: &str, rows: &[ResultRow]) -> impl IntoView + use<> {
         <th class="num">"ops/s"</th>
         <th class="num">"Min – max per call"</th>
         <th>"Change"</th>
+        <th title="Against the earlier runs of the same board, build variant and implementation">"Regression"</th>
     };
     view! {
         {older}

@@ -24,6 +24,7 @@ mod matrix;
 mod matrix_controls;
 mod open;
 mod pair;
+mod regression;
 mod results;
 mod routes;
 mod runs;

@@ -5,7 +5,7 @@
 //! what the pair and each column's post-quantum costs are).
 
 use leptos::prelude::*;
-use pqbench_api::{Matrix as Loaded, MatrixColumn};
+use pqbench_api::{Matrix as Loaded, MatrixColumn, RunRegressions};
 use pqbench_plot::{BarChart, Row, Series};
 use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
 use pqbench_view::query::MAX_RESULTS_PAGE;
@@ -15,7 +15,7 @@ use crate::alert::Alert;
 use crate::components::{Table, muted, unfinished_badge};
 use crate::share::Share;
 use crate::shown::Shown;
-use crate::{api, chart, format, matrix_controls, pair};
+use crate::{api, chart, format, matrix_controls, pair, regression};
 
 /// The figures a cell can show, in the order the choice offers them.
 pub(crate) const FIGURES: &[Column] = &[
@@ -72,6 +72,23 @@ pub fn Matrix(
             alert.check(api::get::<Loaded>(&format!("/api/matrix?{}", query.to_query())).await)
         }
     });
+    // The columns' runs judged against the earlier runs of their lineages,
+    // once the columns are known; empty until then or if it failed (the
+    // banner says why), so the figures never wait on it.
+    let judged = LocalResource::new(move || {
+        let runs: Vec<String> = loaded
+            .get()
+            .flatten()
+            .map(|loaded| loaded.columns.iter().map(|c| c.run.id.to_string()).collect())
+            .unwrap_or_default();
+        async move {
+            if runs.is_empty() {
+                return Vec::new();
+            }
+            let path = format!("/api/regressions?runs={}", runs.join(","));
+            alert.check(api::get::<Vec<RunRegressions>>(&path).await).unwrap_or_default()
+        }
+    });
     view! {
         <section id=id class="matrix">
             <h2>{title}</h2>
@@ -86,7 +103,7 @@ pub fn Matrix(
                                 Some(view) if view.runs.len() < at_least => {
                                     muted("Pick two or more runs on the Runs page to compare them.")
                                 }
-                                Some(view) => matrix_view(&view, loaded),
+                                Some(view) => matrix_view(&view, loaded, &judged.get().unwrap_or_default()),
                                 None => muted("Loading…"),
                             },
                         })
@@ -96,7 +113,7 @@ pub fn Matrix(
     }
 }
 
-fn matrix_view(view: &View, loaded: Loaded) -> AnyView {
+fn matrix_view(view: &View, loaded: Loaded, judged: &[RunRegressions]) -> AnyView {
     let shown = expect_context::<Shown>();
     let settings = view.matrix.clone().unwrap_or_default();
     let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
@@ -129,7 +146,7 @@ fn matrix_view(view: &View, loaded: Loaded) -> AnyView {
         let pair = pair_of(&settings, &columns);
         view! {
             {pair::emulated_note(&loaded.columns, &rows, pair)}
-            {table(&loaded.columns, &rows, &settings, pair)}
+            {table(&loaded.columns, &rows, &settings, pair, judged)}
             {pair.map(|pair| pair::figures(&loaded.columns, &rows, pair))}
             <div class="matrix-aside">
                 {pair::costs(&loaded.columns, &rows, &settings, pair)}
@@ -235,6 +252,7 @@ fn table(
     rows: &[MatrixRow<'_>],
     settings: &MatrixView,
     pair: Option<[usize; 2]>,
+    judged: &[RunRegressions],
 ) -> impl IntoView + use<> {
     let figure = settings.figure;
     let order = settings.order;
@@ -280,9 +298,17 @@ fn table(
                 .zip(columns)
                 .map(|(cell, column)| {
                     let value = cell.and_then(|r| matrix::value(figure, r));
+                    let named = Some((row.named.algorithm, row.named.operation));
+                    let (verdict, said) = regression::verdict_of(judged, column.run.id, named);
+                    // Only a change is marked: "within the line" is the rule.
+                    let mark = said.filter(|_| matches!(verdict, "slower" | "faster")).map(|said| {
+                        let arrow = if verdict == "slower" { "▼" } else { "▲" };
+                        view! { <span class=format!("regression {verdict}") title=said.clone() aria-label=said>{arrow}</span> }
+                    });
                     view! {
-                        <td class="num" data-run=column.run.id.to_string() data-field=figure.key() data-value=value.map(|v| v.to_string())>
+                        <td class="num" data-run=column.run.id.to_string() data-field=figure.key() data-value=value.map(|v| v.to_string()) data-regression=verdict>
                             {cell_view(figure, *cell)}
+                            {mark}
                         </td>
                     }
                 })

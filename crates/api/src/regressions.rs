@@ -69,13 +69,21 @@ impl RunRegressions {
                 let _ = writeln!(out, "- {} {} ({}): {}", j.algorithm, j.operation, j.model, j.why);
             }
         }
-        let unchanged = self.judgements.len() - flagged.len() - faster;
-        let _ = writeln!(
+        let unknown = self.judgements.iter().filter(|j| j.verdict == Verdict::Unknown).count();
+        let unchanged = self.judgements.len() - flagged.len() - faster - unknown;
+        let _ = write!(
             out,
-            "\n{} judgements: {} slower, {faster} faster, {unchanged} within the line.",
+            "\n{} judgements: {} slower, {faster} faster, {unchanged} within the line",
             self.judgements.len(),
             flagged.len()
         );
+        let _ = match unknown {
+            0 => writeln!(out, "."),
+            n => writeln!(
+                out,
+                ", {n} unknown (Welch's test needs two earlier runs to know how far runs differ)."
+            ),
+        };
         out
     }
 }

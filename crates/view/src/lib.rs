@@ -198,6 +198,17 @@ impl HistoryOf {
             ..ResultQuery::default()
         }
     }
+
+    /// The query of `GET /api/regressions` for this history: the board's
+    /// newest `limit` complete runs, judged on the one operation.
+    pub fn regressions_query(&self, limit: u32) -> String {
+        alloc::format!(
+            "board={}&algorithm={}&operation={}&limit={limit}",
+            percent_encode(&self.board),
+            self.algorithm.as_str(),
+            self.operation.as_str()
+        )
+    }
 }
 
 impl View {

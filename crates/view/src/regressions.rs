@@ -15,8 +15,13 @@
 //! - [`Model::Welch`]: Welch's t-test of the run's samples against the
 //!   earlier runs' samples pooled, from each result's sample count, mean
 //!   and standard deviation (pqbench keeps no per-call samples; these three
-//!   are sufficient for the test). A rise is flagged when the test rejects
-//!   equal means at the given level and the mean rose.
+//!   are sufficient for the test), with the lineage's run-to-run variance
+//!   in the difference's variance: measured in Chromium, two ordinary runs
+//!   of WebCrypto differ by 10 to 50% with the state of the machine, and a
+//!   test of their samples alone flagged 32 of 60 such pairs. That variance
+//!   needs two earlier runs; with one, the verdict is `unknown`. A rise is
+//!   flagged when the test rejects equal means at the given level and the
+//!   mean rose.
 //! - Deterministic: where every sample on both sides was the same (an
 //!   emulator counting instructions), a t-test has no variance to work
 //!   with, and none is needed: the counts are exact, so any rise is real.
@@ -47,7 +52,7 @@ pub enum Model {
 
 impl Model {
     /// The models a run is judged by when none is named.
-    pub const DEFAULTS: [Model; 2] = [Model::Percent { percent: 10.0 }, Model::Welch { alpha: 0.001 }];
+    pub const DEFAULTS: [Model; 2] = [Model::Percent { percent: 10.0 }, Model::Welch { alpha: 0.01 }];
 
     /// `percent`, `percent:5`, `welch`, `welch:0.01`.
     pub fn parse(text: &str) -> Result<Model, String> {
@@ -66,7 +71,7 @@ impl Model {
         };
         match name {
             "percent" => Ok(Model::Percent { percent: number(10.0, 0.0, 1e6)? }),
-            "welch" => Ok(Model::Welch { alpha: number(0.001, 0.0, 1.0)? }),
+            "welch" => Ok(Model::Welch { alpha: number(0.01, 0.0, 1.0)? }),
             _ => Err(format!("unknown model {name:?}: choose percent[:P] or welch[:ALPHA]")),
         }
     }
@@ -110,6 +115,9 @@ pub enum Verdict {
     Faster,
     /// Within the model's line.
     Unchanged,
+    /// The model cannot tell from the runs there are (Welch's test needs
+    /// two earlier runs to know how far runs differ from one another).
+    Unknown,
 }
 
 /// One operation of one run judged by one model.
@@ -117,7 +125,7 @@ pub enum Verdict {
 pub struct Judgement {
     pub algorithm: Algorithm,
     pub operation: Operation,
-    /// The model, by name (`percent:10`, `welch:0.001`), or `deterministic`
+    /// The model, by name (`percent:10`, `welch:0.01`), or `deterministic`
     /// where the Welch model judged exact figures.
     pub model: String,
     pub verdict: Verdict,
@@ -158,20 +166,44 @@ impl Sample {
         Some(Sample { n: r.samples? as f64, mean: r.avg_ms?, stdev: r.stdev_ms? })
             .filter(|s| s.n >= 2.0 && s.mean.is_finite() && s.stdev.is_finite())
     }
+}
 
-    /// Several runs' samples as one: the pooled count, mean and (exact)
-    /// variance, within runs and between them.
-    fn pooled(samples: &[Sample]) -> Option<Sample> {
+/// The earlier runs of a lineage, as a test of a new run needs them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Baseline {
+    /// Runs, and samples in all.
+    runs: f64,
+    n: f64,
+    /// The mean of every sample.
+    mean: f64,
+    /// The variance of one sample about its own run's mean, pooled.
+    within: f64,
+    /// How far the runs' means vary beyond what their samples' spread
+    /// explains (the method of moments' between-run variance, floored at
+    /// 0); `None` from a single run, where it cannot be told.
+    between: Option<f64>,
+    /// Every sample of every run the same.
+    exact: bool,
+}
+
+impl Baseline {
+    fn of(samples: &[Sample]) -> Option<Baseline> {
+        let runs = samples.len() as f64;
         let n: f64 = samples.iter().map(|s| s.n).sum();
-        if samples.is_empty() || n < 2.0 {
+        if samples.is_empty() || n - runs < 1.0 {
             return None;
         }
         let mean = samples.iter().map(|s| s.n * s.mean).sum::<f64>() / n;
-        let squares: f64 = samples
-            .iter()
-            .map(|s| (s.n - 1.0) * s.stdev * s.stdev + s.n * (s.mean - mean) * (s.mean - mean))
-            .sum();
-        Some(Sample { n, mean, stdev: libm::sqrt(squares / (n - 1.0)) })
+        let within = samples.iter().map(|s| (s.n - 1.0) * s.stdev * s.stdev).sum::<f64>() / (n - runs);
+        let between = (samples.len() >= 2).then(|| {
+            let of_means = samples.iter().map(|s| s.mean).sum::<f64>() / runs;
+            let spread =
+                samples.iter().map(|s| (s.mean - of_means) * (s.mean - of_means)).sum::<f64>() / (runs - 1.0);
+            let explained = samples.iter().map(|s| s.stdev * s.stdev / s.n).sum::<f64>() / runs;
+            (spread - explained).max(0.0)
+        });
+        let exact = samples.iter().all(|s| s.stdev == 0.0 && s.mean == samples[0].mean);
+        Some(Baseline { runs, n, mean, within, between, exact })
     }
 }
 
@@ -258,11 +290,11 @@ fn judge_one(after: &BenchResult, before: &[(i64, &BenchResult)], model: Model) 
                 before.iter().filter_map(|(id, r)| Some((*id, Sample::of(r)?))).collect();
             let against: Vec<i64> = old.iter().map(|(id, _)| *id).collect();
             let samples: Vec<Sample> = old.iter().map(|(_, s)| *s).collect();
-            let base = Sample::pooled(&samples)?;
+            let base = Baseline::of(&samples)?;
             if base.mean <= 0.0 {
                 return None;
             }
-            if base.stdev == 0.0 && new.stdev == 0.0 {
+            if base.exact && new.stdev == 0.0 {
                 // Exact counts on both sides: any difference is real.
                 let verdict = match new.mean.total_cmp(&base.mean) {
                     core::cmp::Ordering::Greater => Verdict::Slower,
@@ -283,7 +315,14 @@ fn judge_one(after: &BenchResult, before: &[(i64, &BenchResult)], model: Model) 
                     why,
                 ));
             }
-            let (t, df) = welch(&base, &new);
+            let Some(between) = base.between else {
+                let why = format!(
+                    "one earlier run: how far this lineage's runs differ from one another cannot be told from it, and a run's own samples do not say (mean {:.6} ms per call against {:.6} ms)",
+                    new.mean, base.mean
+                );
+                return Some(judged(model.name(), Verdict::Unknown, against, base.mean, new.mean, None, why));
+            };
+            let (t, df) = welch(&base, between, &new);
             let p = two_sided_p(t, df);
             let verdict = match (p < alpha, new.mean > base.mean) {
                 (true, true) => Verdict::Slower,
@@ -291,27 +330,38 @@ fn judge_one(after: &BenchResult, before: &[(i64, &BenchResult)], model: Model) 
                 (false, _) => Verdict::Unchanged,
             };
             let why = format!(
-                "Welch's t = {t:.3} on {df:.1} degrees of freedom, p = {p:.3e} against α = {alpha}: mean {:.6} ± {:.6} ms over {} samples against {:.6} ± {:.6} ms over {} samples of {} earlier runs",
+                "Welch's t = {t:.3} on {df:.1} degrees of freedom, p = {p:.3e} against α = {alpha}: mean {:.6} ± {:.6} ms over {} samples against {:.6} ms over {} samples of {} earlier runs, whose means vary by ±{:.6} ms beyond their samples' spread",
                 new.mean,
                 new.stdev,
                 new.n,
                 base.mean,
-                base.stdev,
                 base.n,
-                samples.len()
+                samples.len(),
+                libm::sqrt(between),
             );
             Some(judged(model.name(), verdict, against, base.mean, new.mean, Some(p), why))
         }
     }
 }
 
-/// Welch's t statistic of `b` against `a` and its Welch–Satterthwaite
-/// degrees of freedom.
-fn welch(a: &Sample, b: &Sample) -> (f64, f64) {
-    let va = a.stdev * a.stdev / a.n;
-    let vb = b.stdev * b.stdev / b.n;
-    let t = (b.mean - a.mean) / libm::sqrt(va + vb);
-    let df = (va + vb) * (va + vb) / (va * va / (a.n - 1.0) + vb * vb / (b.n - 1.0));
+/// Welch's t statistic of `new` against `base`, and its degrees of
+/// freedom by Welch–Satterthwaite. The variance of the difference has
+/// three parts: the new run's mean, the earlier samples' pooled mean, and
+/// the runs' own variation (`between`: one more run's worth for the new
+/// run, `1/k` for the earlier runs' mean), which only `k - 1` degrees of
+/// freedom estimate. Without it, two runs of a browser that differ by the
+/// state of the machine would be "different" at any level: their
+/// thousands of samples make the test certain of a shift no commit caused.
+fn welch(base: &Baseline, between: f64, new: &Sample) -> (f64, f64) {
+    let parts = [
+        (new.stdev * new.stdev / new.n, new.n - 1.0),
+        (base.within / base.n, base.n - base.runs),
+        (between * (1.0 + 1.0 / base.runs), base.runs - 1.0),
+    ];
+    let variance: f64 = parts.iter().map(|(v, _)| v).sum();
+    let t = (new.mean - base.mean) / libm::sqrt(variance);
+    let shares: f64 = parts.iter().filter(|(v, df)| *v > 0.0 && *df > 0.0).map(|(v, df)| v * v / df).sum();
+    let df = if shares > 0.0 { variance * variance / shares } else { f64::INFINITY };
     (t, df)
 }
 

@@ -79,29 +79,55 @@ fn identical_exact_runs_are_unchanged_and_a_slower_one_is_flagged_by_each_model(
 
 #[test]
 fn welch_flags_a_shift_beyond_the_noise_and_not_within_it() {
-    let earlier = vec![(1, vec![result(10.0, 0.5, 200)])];
-    let within = judge(&(2, vec![result(10.02, 0.5, 200)]), &earlier, &[Model::Welch { alpha: 0.001 }]);
+    let welch = [Model::Welch { alpha: 0.001 }];
+    let earlier = vec![(2, vec![result(10.0, 0.5, 200)]), (1, vec![result(10.01, 0.5, 200)])];
+    let within = judge(&(3, vec![result(10.02, 0.5, 200)]), &earlier, &welch);
     assert_eq!(within[0].verdict, Verdict::Unchanged, "{within:?}");
     assert!(within[0].p_value.unwrap() > 0.5);
-    let beyond = judge(&(2, vec![result(10.3, 0.5, 200)]), &earlier, &[Model::Welch { alpha: 0.001 }]);
+    let beyond = judge(&(3, vec![result(10.3, 0.5, 200)]), &earlier, &welch);
     assert_eq!(beyond[0].verdict, Verdict::Slower, "{beyond:?}");
     assert!(beyond[0].p_value.unwrap() < 1e-6);
-    let faster = judge(&(2, vec![result(9.7, 0.5, 200)]), &earlier, &[Model::Welch { alpha: 0.001 }]);
+    let faster = judge(&(3, vec![result(9.7, 0.5, 200)]), &earlier, &welch);
     assert_eq!(faster[0].verdict, Verdict::Faster);
     // The percent model sees only the means: 3% is within its 10%.
-    let percent = judge(&(2, vec![result(10.3, 0.5, 200)]), &earlier, &[Model::Percent { percent: 10.0 }]);
+    let percent = judge(&(3, vec![result(10.3, 0.5, 200)]), &earlier, &[Model::Percent { percent: 10.0 }]);
     assert_eq!(percent[0].verdict, Verdict::Unchanged);
 }
 
 #[test]
-fn earlier_runs_pool_their_spread_between_them() {
+fn runs_that_differ_among_themselves_widen_the_line() {
+    let welch = [Model::Welch { alpha: 0.01 }];
+    // Earlier runs 20% apart with tight samples: the machine, not the code.
+    let noisy = vec![
+        (3, vec![result(10.0, 0.5, 200)]),
+        (2, vec![result(12.0, 0.5, 200)]),
+        (1, vec![result(10.5, 0.5, 200)]),
+    ];
+    let like_them = judge(&(4, vec![result(12.5, 0.5, 200)]), &noisy, &welch);
+    assert_eq!(like_them[0].verdict, Verdict::Unchanged, "{like_them:?}");
+    assert!(like_them[0].why.contains("whose means vary by ±1.0"), "{}", like_them[0].why);
+    let far_beyond = judge(&(4, vec![result(40.0, 0.5, 200)]), &noisy, &welch);
+    assert_eq!(far_beyond[0].verdict, Verdict::Slower, "{far_beyond:?}");
+    // From one earlier run, the runs' own variation is unknown, and so is the verdict.
+    let one = judge(&(2, vec![result(40.0, 0.5, 200)]), &noisy[..1], &welch);
+    assert_eq!(one[0].verdict, Verdict::Unknown, "{one:?}");
+    assert_eq!(one[0].p_value, None);
+}
+
+#[test]
+fn a_baseline_parts_its_variance_within_and_between_runs() {
     let a = Sample { n: 10.0, mean: 1.0, stdev: 0.0 };
     let b = Sample { n: 10.0, mean: 3.0, stdev: 0.0 };
-    let pooled = Sample::pooled(&[a, b]).unwrap();
-    assert_eq!(pooled.n, 20.0);
-    assert_eq!(pooled.mean, 2.0);
-    // Ten 1s and ten 3s: Σ(x − 2)² = 20 over 19.
-    assert!((pooled.stdev - libm::sqrt(20.0 / 19.0)).abs() < 1e-12);
+    let base = Baseline::of(&[a, b]).unwrap();
+    assert_eq!((base.runs, base.n, base.mean, base.within), (2.0, 20.0, 2.0, 0.0));
+    // Means 1 and 3: a variance of 2 among them, none explained by samples.
+    assert_eq!(base.between, Some(2.0));
+    assert!(!base.exact);
+    let spread = Sample { n: 4.0, mean: 1.0, stdev: 2.0 };
+    let base = Baseline::of(&[spread, spread]).unwrap();
+    assert_eq!((base.within, base.between, base.exact), (4.0, Some(0.0), false));
+    assert_eq!(Baseline::of(&[a]).unwrap().between, None);
+    assert!(Baseline::of(&[a, a]).unwrap().exact);
 }
 
 #[test]

@@ -65,7 +65,10 @@ async fn identical_emulated_runs_are_not_flagged_and_the_slower_implementation_i
     let judged = &judged[0];
     assert_eq!(judged.judgements.len(), 6, "three operations, two models: {judged:?}");
     for j in &judged.judgements {
-        assert_eq!(j.verdict, Verdict::Unchanged, "{j:?}");
+        // Welch's test cannot know the runs' own variation from one
+        // earlier run; exact counts need no such thing.
+        let expected = if j.model == "welch:0.01" { Verdict::Unknown } else { Verdict::Unchanged };
+        assert_eq!(j.verdict, expected, "{j:?}");
         assert_eq!(j.against, [first.id]);
         assert_eq!(j.change_percent, 0.0);
     }
@@ -83,7 +86,7 @@ async fn identical_emulated_runs_are_not_flagged_and_the_slower_implementation_i
         // Exact figures on both sides where every sample was the same;
         // Welch's test where a call's count varied.
         let exact = fast.stdev_ms == Some(0.0) && slow.stdev_ms == Some(0.0);
-        assert_eq!(models, ["percent:10", if exact { "deterministic" } else { "welch:0.001" }]);
+        assert_eq!(models, ["percent:10", if exact { "deterministic" } else { "welch:0.01" }]);
         for j in of_op {
             assert_eq!(j.verdict, Verdict::Slower, "{j:?}");
             assert_eq!(j.against, [second.id, first.id]);
@@ -145,7 +148,9 @@ async fn fail_on_regression_exits_non_zero_for_the_slower_run_with_its_summary()
     let (code, out, err) = said(&cli_run(&db, "opt-s-rustcrypto", &["--fail-on-regression"]));
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("**No regression** against runs 2."), "{out}");
-    assert!(out.contains("6 judgements: 0 slower, 0 faster, 6 within the line."), "{out}");
+    // Keygen and encaps vary from call to call on the emulator too (their
+    // rejection sampling): Welch's test needs a second earlier run for them.
+    assert!(out.contains("6 judgements: 0 slower, 0 faster, 4 within the line, 2 unknown"), "{out}");
 
     // Elsewhere, the lineage's previous revision was libcrux's faster code:
     // its real figures, filed under the RustCrypto build.

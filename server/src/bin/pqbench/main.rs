@@ -159,7 +159,7 @@ enum Commands {
         /// to post as a pull-request comment), and exit with status 1 if a
         /// model finds it slower. MODELS: comma-separated `percent[:P]`
         /// (the mean rose by more than P%, 10 by default) and
-        /// `welch[:ALPHA]` (Welch's t-test at level ALPHA, 0.001 by
+        /// `welch[:ALPHA]` (Welch's t-test at level ALPHA, 0.01 by
         /// default); both when left out.
         #[arg(long, value_name = "MODELS", num_args = 0..=1, default_missing_value = "")]
         fail_on_regression: Option<String>,
