@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::routing::any;
+use axum::routing::{any, get};
 use axum::{Router, middleware};
 use pqbench_collect::boards::Boards;
 use pqbench_store::Store;
@@ -69,9 +69,20 @@ impl AppState {
 /// The whole application: `/api`, then the dashboard's files from `dist`,
 /// for the hosts in `hosts` only.
 pub fn router(state: AppState, dist: &Path, token: Option<String>, hosts: ServedHosts) -> Router {
-    let files = ServeDir::new(dist).fallback(ServeFile::new(dist.join("index.html")));
+    let index = dist.join("index.html");
+    let files = ServeDir::new(dist).fallback(ServeFile::new(&index));
+    let images = Router::new()
+        .route(
+            "/reports/{file}",
+            get(move |state, path, headers, request| {
+                routes::images::report_file(state, path, headers, request, index.clone())
+            }),
+        )
+        .route("/badge.svg", get(routes::images::badge))
+        .with_state(state.clone());
     let app = Router::new()
         .nest("/api", routes::api(state, token.as_deref()))
+        .merge(images)
         // `nest` leaves `/api/` to the dashboard's files, but a client there
         // is after the API.
         .route("/api/", any(error::no_such_endpoint))

@@ -133,3 +133,16 @@ export async function waitForRun(server, id, timeoutMs = 120_000) {
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+// A complete run of the emulated board's `variant` on `algorithms`,
+// started through the API; its id.
+export async function emulatedRun(server, variant, algorithms = ['ML-KEM-768']) {
+  const { id } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ board: 'qemu-mps2-an386', variant, algorithms, min_iterations: 3, min_time_ms: 0 }),
+  });
+  const run = await waitForRun(server, id);
+  if (run.status !== 'complete') throw new Error(`run ${id} ${run.status}: ${run.error}`);
+  return id;
+}

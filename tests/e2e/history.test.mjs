@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serverAndBrowser, waitForRun, screenshots } from './harness.mjs';
+import { emulatedRun, serverAndBrowser, screenshots } from './harness.mjs';
 
 let server;
 let chromium;
@@ -13,15 +13,7 @@ serverAndBrowser((s, c) => {
   chromium = c;
 });
 
-async function run(variant) {
-  const { id } = await server.api('/api/runs', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ board: 'qemu-mps2-an386', variant, algorithms: ['ML-KEM-768'], min_iterations: 3, min_time_ms: 0 }),
-  });
-  assert.equal((await waitForRun(server, id)).status, 'complete');
-  return id;
-}
+const run = (variant) => emulatedRun(server, variant);
 
 test('a history flags the build that changed the figure, not the repeat', async () => {
   // The emulated board repeats exactly; the RustCrypto build differs.

@@ -1,60 +1,10 @@
-//! The results table's rows as `pqbench-plot` charts.
+//! A `pqbench-plot` chart on the page, with its SVG to download; the
+//! charts themselves are `pqbench_view::charts`, which the server draws too.
 
 use leptos::prelude::*;
-use pqbench_plot::{BarChart, Row, Series};
-use pqbench_types::{BenchResult, Status};
+use pqbench_plot::BarChart;
 
-use crate::format;
-
-fn label(r: &BenchResult) -> String {
-    format!("{} {}", r.algorithm.as_str(), r.operation.as_str())
-}
-
-/// Why a row has no bar: its status, or that the figure was not measured.
-fn missing(r: &BenchResult) -> String {
-    match r.status {
-        Status::Ok => "not measured".into(),
-        status => status.as_str().replace('_', " "),
-    }
-}
-
-/// ops/s per row, as wolfSSL's charts: a longer bar is faster.
-pub fn speed(rows: &[BenchResult], log_scale: bool) -> BarChart {
-    BarChart {
-        title: "Operations per second".into(),
-        series: vec![Series { name: "ops/s".into(), colour: "#2456c7" }],
-        rows: rows
-            .iter()
-            .map(|r| Row {
-                label: label(r),
-                values: vec![r.ops_per_sec.map(|v| (v, format!("{} ops/s", format::rate(Some(v)))))],
-                missing: missing(r),
-            })
-            .collect(),
-        log_scale,
-    }
-}
-
-/// Peak stack and heap per row.
-pub fn memory(rows: &[BenchResult]) -> BarChart {
-    let bytes = |v: Option<u64>| v.map(|b| (b as f64, format::bytes(Some(b))));
-    BarChart {
-        title: "Peak stack and heap".into(),
-        series: vec![
-            Series { name: "stack".into(), colour: "#2456c7" },
-            Series { name: "heap".into(), colour: "#d9822b" },
-        ],
-        rows: rows
-            .iter()
-            .map(|r| Row {
-                label: label(r),
-                values: vec![bytes(r.stack_bytes), bytes(r.heap_bytes)],
-                missing: missing(r),
-            })
-            .collect(),
-        log_scale: false,
-    }
-}
+pub use pqbench_view::charts::{memory, speed};
 
 /// Anything `pqbench-plot` draws.
 pub trait Svg {

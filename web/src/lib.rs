@@ -17,14 +17,16 @@ mod chart;
 mod components;
 mod events;
 mod field;
-mod format;
+/// Figures as people read them, shared with the server's charts.
+use pqbench_view::format;
 mod history;
 mod import;
 mod matrix;
 mod matrix_controls;
 mod open;
 mod pair;
-mod regression;
+/// Regression verdicts in words, shared with the server's badges.
+use pqbench_api::verdicts as regression;
 mod results;
 mod routes;
 mod runs;

@@ -6,10 +6,8 @@
 
 use leptos::prelude::*;
 use pqbench_api::{Matrix as Loaded, MatrixColumn, RunRegressions};
-use pqbench_plot::{BarChart, Row, Series};
 use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
-use pqbench_view::query::MAX_RESULTS_PAGE;
-use pqbench_view::{Column, MemoryTiming, ResultQuery, View, WorkPerOp, mixed_timing_warning};
+use pqbench_view::{Column, MemoryTiming, View, WorkPerOp, charts, mixed_timing_warning};
 
 use crate::alert::Alert;
 use crate::components::{Table, muted, unfinished_badge};
@@ -34,19 +32,6 @@ pub(crate) const FIGURES: &[Column] = &[
 
 /// The request for a view's matrix: its columns' filters, its chosen runs,
 /// and the names it keeps (a family is kept here, from every result).
-fn query_of(view: &View) -> ResultQuery {
-    let matrix = view.matrix.clone().unwrap_or_default();
-    ResultQuery {
-        boards: matrix.boards,
-        sources: matrix.sources,
-        builds: matrix.builds,
-        runs: view.runs.clone(),
-        algorithms: view.filter.algorithms.clone(),
-        operations: view.filter.operations.clone(),
-        limit: MAX_RESULTS_PAGE,
-    }
-}
-
 /// The matrix of the shown view. `id` is the section's (`matrix` on the
 /// home page, `compare` for runs picked to compare).
 #[component]
@@ -64,7 +49,7 @@ pub fn Matrix(
     // Read with `try_`: when the address bar changes as its page is left,
     // this request may be asked for again after the page disposed what it
     // reads; it then asks for nothing.
-    let query = Memo::new(move |_| shown.view.try_with(query_of));
+    let query = Memo::new(move |_| shown.view.try_with(View::matrix_query));
     let loaded = LocalResource::new(move || {
         let query = query.try_get().flatten();
         async move {
@@ -186,54 +171,15 @@ fn timing_warning(columns: &[MatrixColumn]) -> Option<String> {
 
 /// A column's name in a header, a select or a chart: its board and build.
 pub(crate) fn column_label(column: &MatrixColumn) -> String {
-    format!("{} · {}", column.run.board, column.build_label)
+    charts::column_label(&column.run.board, &column.build_label)
 }
 
 pub(crate) fn is_emulated_column(rows: &[MatrixRow<'_>], index: usize) -> bool {
     rows.iter().any(|row| row.cells[index].is_some_and(matrix::is_emulated))
 }
 
-/// What a figure's choice and header say.
-pub(crate) fn figure_label(figure: Column) -> &'static str {
-    match figure {
-        Column::OpsPerSec => "ops/s",
-        Column::CyclesPerOp => "cycles (or instructions) per op",
-        Column::AvgMs => "average time",
-        Column::MedianMs => "median time",
-        Column::MinMs => "fastest call",
-        Column::MaxMs => "slowest call",
-        Column::HeapBytes => "peak heap",
-        Column::StackBytes => "peak stack",
-        Column::CodeBytes => "code size",
-        Column::BytesPerSec => "throughput",
-        Column::HeapAllocs => "heap allocations",
-    }
-}
+pub(crate) use pqbench_view::charts::{cell_text, figure_label};
 
-/// A cell's text: the figure in its unit, or why there is none.
-pub(crate) fn cell_text(figure: Column, r: &pqbench_types::BenchResult) -> String {
-    let Some(value) = matrix::value(figure, r) else {
-        return match r.status {
-            pqbench_types::Status::Ok => format::MISSING.into(),
-            status => status.as_str().replace('_', " "),
-        };
-    };
-    let bytes = |v: f64| format::bytes(Some(v as u64));
-    match figure {
-        Column::OpsPerSec => format::rate(Some(value)),
-        Column::CyclesPerOp => match WorkPerOp::of(r) {
-            Some(work) => format!("{} {}", format::ticks(Some(work.value())), work.unit()),
-            None => format::MISSING.into(),
-        },
-        Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs => format::duration_ms(Some(value)),
-        Column::HeapBytes | Column::StackBytes | Column::CodeBytes => bytes(value),
-        Column::BytesPerSec => format::throughput(Some(value)),
-        Column::HeapAllocs => format::count(Some(value as u64)),
-    }
-}
-
-/// A cell's content: [`cell_text`], with a count's unit on a line of its
-/// own so that a column stays narrow.
 pub(crate) fn cell_view(figure: Column, cell: Option<&pqbench_types::BenchResult>) -> AnyView {
     let work = cell.filter(|_| figure == Column::CyclesPerOp).and_then(WorkPerOp::of);
     match (cell, work) {
@@ -394,26 +340,12 @@ fn chart_view(
     columns: &[MatrixColumn],
     rows: &[MatrixRow<'_>],
     settings: &MatrixView,
-) -> impl IntoView + use<> {
+) -> Option<impl IntoView + use<>> {
     let shown = expect_context::<Shown>();
-    let figure = settings.figure;
-    let charted = settings.chart.and_then(|named| rows.iter().find(|r| r.named == named)).or(rows.first());
-    let Some(row) = charted else { return None };
-    let named = row.named;
-    let bars = BarChart {
-        title: format!("{}: {}", named.describe(), figure_label(figure)),
-        series: vec![Series { name: figure_label(figure).into(), colour: "#2456c7" }],
-        rows: columns
-            .iter()
-            .zip(&row.cells)
-            .map(|(column, cell)| Row {
-                label: column_label(column),
-                values: vec![cell.and_then(|r| matrix::value(figure, r).map(|v| (v, cell_text(figure, r))))],
-                missing: cell.map_or_else(|| "not measured".into(), |r| cell_text(figure, r)),
-            })
-            .collect(),
-        log_scale: false,
-    };
+    let labels: Vec<String> = columns.iter().map(column_label).collect();
+    let bars = charts::matrix(&labels, rows, settings)?;
+    let named =
+        settings.chart.and_then(|named| rows.iter().find(|r| r.named == named)).or(rows.first())?.named;
     let options = rows
         .iter()
         .map(|r| {

@@ -18,6 +18,7 @@ pub mod regressions;
 pub mod reports;
 pub mod runs;
 pub mod uploads;
+pub mod verdicts;
 
 pub use boards::{Board, BoardKind, Flash, NewFlash, RunRequest};
 pub use imports::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};

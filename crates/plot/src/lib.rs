@@ -215,6 +215,35 @@ impl LineChart {
     }
 }
 
+/// A badge, as README files show a build's state: a label on grey, a
+/// message on its colour (`pqbench: ML-KEM-768 keygen · nucleo-f439zi |
+/// 1,234 ops/s`). Text widths are estimated, as no font is at hand: 7 px a
+/// character at 11 px, wide enough for digits and most letters.
+pub struct Badge {
+    pub label: String,
+    pub message: String,
+    /// The message's background, as CSS.
+    pub colour: &'static str,
+}
+
+impl Badge {
+    pub fn to_svg(&self) -> String {
+        const PAD: f64 = 6.0;
+        let width = |text: &str| 7.0 * text.chars().count() as f64 + 2.0 * PAD;
+        let (left, right) = (width(&self.label), width(&self.message));
+        let total = left + right;
+        let (label, message) = (escape(&self.label), escape(&self.message));
+        let mut svg = String::new();
+        let _ = write!(
+            svg,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" viewBox="0 0 {total} 20" role="img" aria-label="{label}: {message}"><title>{label}: {message}</title><rect width="{left}" height="20" fill="#555"/><rect x="{left}" width="{right}" height="20" fill="{}"/><g fill="#fff" font-family="Verdana, DejaVu Sans, sans-serif" font-size="11"><text x="{PAD}" y="14">{label}</text><text x="{}" y="14">{message}</text></g></svg>"##,
+            self.colour,
+            left + PAD,
+        );
+        svg
+    }
+}
+
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -334,5 +363,23 @@ mod tests {
         assert!(svg.contains(">does not fit<"));
         assert!(svg.contains("ops/s &lt;all&gt;"), "text is escaped");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+
+    #[test]
+    fn a_badge_holds_its_label_and_message_escaped_and_fits_them() {
+        let badge = Badge {
+            label: "ML-KEM-768 keygen · a<b".into(),
+            message: "1,234 ops/s".into(),
+            colour: "#2456c7",
+        };
+        let svg = badge.to_svg();
+        assert!(svg.contains(">ML-KEM-768 keygen · a&lt;b</text>"), "{svg}");
+        assert!(svg.contains(r##"fill="#2456c7""##));
+        // 23 and 11 characters at 7 px, 6 px either side.
+        assert!(
+            svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="262" height="20""#),
+            "{svg}"
+        );
+        assert!(svg.contains(r#"<text x="179" y="14">1,234 ops/s</text>"#), "{svg}");
     }
 }

@@ -16,8 +16,10 @@
 
 extern crate alloc;
 
+pub mod charts;
 pub mod csv;
 pub mod field;
+pub mod format;
 pub mod matrix;
 pub mod query;
 pub mod regressions;
@@ -229,6 +231,22 @@ impl View {
             });
         }
         kept
+    }
+
+    /// The matrix request this view makes (`GET /api/matrix`): its boards,
+    /// sources and builds, its runs (Compare's), its algorithm and
+    /// operation filters, as many results as one page holds.
+    pub fn matrix_query(&self) -> ResultQuery {
+        let matrix = self.matrix.clone().unwrap_or_default();
+        ResultQuery {
+            boards: matrix.boards,
+            sources: matrix.sources,
+            builds: matrix.builds,
+            runs: self.runs.clone(),
+            algorithms: self.filter.algorithms.clone(),
+            operations: self.filter.operations.clone(),
+            limit: query::MAX_RESULTS_PAGE,
+        }
     }
 }
 

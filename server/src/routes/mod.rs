@@ -16,6 +16,7 @@ pub mod agents;
 pub mod boards;
 pub mod events;
 pub mod flashes;
+pub mod images;
 pub mod imports;
 pub mod matrix;
 pub mod regressions;

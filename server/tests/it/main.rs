@@ -19,6 +19,7 @@ mod dashboard_api;
 mod defmt_path;
 mod emulated_board;
 mod emulated_faults;
+mod images;
 mod import;
 mod long_operations;
 mod migrate;

@@ -1,5 +1,10 @@
 //! Figures as people read them. A figure that was not measured is a dash,
-//! never 0.
+//! never 0. The dashboard's tables and the charts (`charts`) use these
+//! alike, and the server draws the same charts with them, so an SVG the
+//! server serves is the one the page downloads, byte for byte.
+
+use alloc::format;
+use alloc::string::{String, ToString};
 
 pub const MISSING: &str = "—";
 
@@ -22,7 +27,7 @@ pub fn duration_ms(ms: Option<f64>) -> String {
 }
 
 pub fn ticks(ticks: Option<f64>) -> String {
-    ticks.map_or_else(|| MISSING.into(), |t| grouped(t.round() as u64))
+    ticks.map_or_else(|| MISSING.into(), |t| grouped(libm::round(t) as u64))
 }
 
 pub fn bytes(bytes: Option<u64>) -> String {
@@ -59,14 +64,14 @@ pub fn timestamp(text: &str) -> String {
 
 /// Large numbers whole and grouped; small ones to three significant digits.
 fn number(value: f64) -> String {
-    if value >= 100.0 { grouped(value.round() as u64) } else { significant(value) }
+    if value >= 100.0 { grouped(libm::round(value) as u64) } else { significant(value) }
 }
 
 fn significant(value: f64) -> String {
     if value == 0.0 || !value.is_finite() {
         return format!("{value}");
     }
-    let decimals = (2 - value.abs().log10().floor() as i32).clamp(0, 6) as usize;
+    let decimals = (2 - libm::floor(libm::log10(libm::fabs(value))) as i32).clamp(0, 6) as usize;
     format!("{value:.decimals$}")
 }
 

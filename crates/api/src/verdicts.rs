@@ -1,10 +1,15 @@
-//! A run's regression verdicts (`GET /api/regressions`) as the history and
-//! the matrix show them: one word for styling and tests, one line for
-//! people.
+//! A run's regression verdicts as people see them, in the dashboard's
+//! history and matrix and on a badge: one word for styling and tests, one
+//! line for people.
 
-use pqbench_api::RunRegressions;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
 use pqbench_types::{Algorithm, Operation};
 use pqbench_view::regressions::{Judgement, Verdict};
+
+use crate::RunRegressions;
 
 /// `slower`, `faster`, `unchanged` (every model that could tell agrees),
 /// `disputed` or `unknown` for the judgements of `run` (on the
