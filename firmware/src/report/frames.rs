@@ -201,7 +201,7 @@ impl Reporter for Records<'_> {
             );
         } else {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} sd={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} heap={=?} allocs={=?} stack={=?} bytes={=?} needs={=?} batch={=?} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
