@@ -267,9 +267,23 @@ struct InFlight {
     clock: Option<Clock>,
 }
 
+/// A host's own token (`pqbench agent-token add`), which an agent
+/// connected with: it may register that host alone, and its connection
+/// ends when the token is revoked.
+#[derive(Debug, Clone)]
+pub struct OwnToken {
+    pub host: String,
+    /// Hex SHA-256, as the store keeps it.
+    pub digest: String,
+}
+
+/// How often a connection on a host's own token looks whether the token
+/// still stands: a revoked host is dropped within this.
+const TOKEN_CHECK_EVERY: Duration = Duration::from_secs(1);
+
 /// Serves one agent's connection to its end: the agent is already known
-/// to hold the agents' token.
-pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
+/// to hold the agents' shared token, or `own`, a host's own.
+pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store, own: Option<OwnToken>) {
     let hello = match tokio::time::timeout(HELLO_TIMEOUT, next_message(&mut socket)).await {
         Ok(Some(FromAgent::Hello { protocol, host, version, boards })) => {
             if protocol != PROTOCOL_VERSION {
@@ -284,6 +298,12 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
         Ok(None) => return,
         Err(_) => Err(format!("no hello within {} s", HELLO_TIMEOUT.as_secs())),
     };
+    let hello = hello.and_then(|(host, boards)| match &own {
+        Some(own) if own.host != host => {
+            Err(format!("this token is {}'s own: it cannot register {host}", own.host))
+        }
+        _ => Ok((host, boards)),
+    });
     let (host, boards) = match hello {
         Ok(hello) => hello,
         Err(reason) => return refuse(socket, reason).await,
@@ -298,7 +318,7 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store) {
     let reason = match send(&mut socket, &ToAgent::Welcome).await {
         Err(e) => e,
         Ok(()) => {
-            let peer = Peer { host: &host, connection, agents: &agents, store: &store };
+            let peer = Peer { host: &host, connection, agents: &agents, store: &store, own: own.as_ref() };
             follow(&mut socket, &mut inbox, &peer, &mut runs).await
         }
     };
@@ -365,6 +385,23 @@ struct Peer<'a> {
     connection: u64,
     agents: &'a Agents,
     store: &'a Store,
+    own: Option<&'a OwnToken>,
+}
+
+impl Peer<'_> {
+    /// Why the connection must end now, if its host's own token is gone.
+    async fn revoked(&self) -> Option<String> {
+        let own = self.own?;
+        match self.store.agent_token_host(&own.digest).await {
+            Ok(Some(host)) if host == own.host => None,
+            Ok(_) => Some(format!("{}'s token was revoked", own.host)),
+            // A store that cannot answer now is not a revocation.
+            Err(e) => {
+                tracing::warn!(host = own.host, "checking the agent's token: {e}");
+                None
+            }
+        }
+    }
 }
 
 /// Whether a board an agent lists can take a run, as far as the agent can
@@ -384,9 +421,17 @@ async fn follow(
     runs: &mut HashMap<i64, InFlight>,
 ) -> String {
     let mut ping = tokio::time::interval(PING_EVERY);
+    let mut token_check = tokio::time::interval(TOKEN_CHECK_EVERY);
     let mut heard = Instant::now();
     loop {
         tokio::select! {
+            _ = token_check.tick(), if peer.own.is_some() => {
+                if let Some(why) = peer.revoked().await {
+                    let _ = send(socket, &ToAgent::Refused { reason: why.clone() }).await;
+                    let _ = socket.send(Message::Close(None)).await;
+                    return why;
+                }
+            }
             message = socket.recv() => {
                 heard = Instant::now();
                 let text = match message {

@@ -4,7 +4,8 @@
 //! live. `main.rs` is the command line over this and the other crates.
 //!
 //! - [`routes`]: one module per resource; [`error`]: the one mapping from
-//!   what failed to a status; [`security`]: headers and tokens.
+//!   what failed to a status; [`security`]: headers and tokens; [`tls`]:
+//!   HTTPS.
 //! - [`live`]: the runs this server is making now; [`hub`]: agents' hosts.
 //! - [`record`]: a board's run recorded into the store.
 
@@ -23,6 +24,7 @@ pub mod live;
 pub mod record;
 pub mod routes;
 pub mod security;
+pub mod tls;
 
 use hub::Agents;
 use live::LiveRuns;

@@ -149,6 +149,11 @@ impl TokenDigest {
         TokenDigest(Sha256::digest(token.as_bytes()).into())
     }
 
+    /// In hex, as the store keeps an agent host's own token.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     pub fn matches(&self, other: &TokenDigest) -> bool {
         self.0.iter().zip(&other.0).fold(0u8, |differ, (a, b)| differ | (a ^ b)) == 0
     }

@@ -23,14 +23,18 @@ use pqbench_collect::collector::Progress;
 use pqbench_collect::record::SharedRecorder;
 use pqbench_collect::runner;
 
-use crate::Uplink;
+use crate::{Uplink, tls};
 
 pub struct AgentOptions {
-    /// The central server's address: `http://host:port` (or `ws://`).
+    /// The central server's address: `http://host:port` or
+    /// `https://host:port` (or `ws://`, `wss://`).
     pub server: String,
     pub token: String,
     /// How this host is named on the dashboard.
     pub host: String,
+    /// PEM certificates of the CA that signed an `https://` server's
+    /// certificate (a lab's private CA); the Mozilla roots when None.
+    pub ca: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -78,14 +82,10 @@ pub fn connect_url(server: &str) -> Result<String, AgentError> {
         format!("ws://{rest}")
     } else if let Some(rest) = server.strip_prefix("ws://") {
         format!("ws://{rest}")
-    } else if server.starts_with("https://") || server.starts_with("wss://") {
-        return Err(AgentError::Refused(
-            "this build of the agent speaks plain HTTP only: reach the server over a tunnel or a \
-             TLS-terminating proxy on this host (see the README's team server section)"
-                .into(),
-        ));
+    } else if let Some(rest) = server.strip_prefix("https://").or_else(|| server.strip_prefix("wss://")) {
+        format!("wss://{rest}")
     } else {
-        return Err(AgentError::Refused(format!("--server {server:?}: give an http:// address")));
+        return Err(AgentError::Refused(format!("--server {server:?}: give an http:// or https:// address")));
     };
     Ok(format!("{rest}/api/agents/connect"))
 }
@@ -110,16 +110,37 @@ async fn connected(
     let bearer = HeaderValue::from_str(&format!("Bearer {}", options.token))
         .map_err(|_| AgentError::Refused("the token cannot be sent in a header".into()))?;
     request.headers_mut().insert(header::AUTHORIZATION, bearer);
-    let (socket, _) = tokio_tungstenite::connect_async(request).await.map_err(|e| match e {
+    let connector = tls::connector(options)?;
+    let connecting = tokio_tungstenite::connect_async_tls_with_config(request, None, false, connector);
+    let (socket, _) = connecting.await.map_err(|e| match e {
         tungstenite::Error::Http(response) => {
             let status = response.status();
             let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default();
             let why = format!("the server answered {status}: {body}");
-            if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN | StatusCode::NOT_FOUND) {
+            // 400: plain HTTP sent to an HTTPS server, which says so.
+            if matches!(
+                status,
+                StatusCode::BAD_REQUEST
+                    | StatusCode::UNAUTHORIZED
+                    | StatusCode::FORBIDDEN
+                    | StatusCode::NOT_FOUND
+            ) {
                 AgentError::Refused(why)
             } else {
                 AgentError::Lost(why)
             }
+        }
+        // A certificate that does not match or that no trusted CA signed:
+        // trying again would meet the same certificate.
+        tungstenite::Error::Tls(e) => AgentError::Refused(format!(
+            "the TLS connection to {} failed: {e} (a private CA's certificate goes to --ca)",
+            options.server
+        )),
+        tungstenite::Error::Io(e) if e.get_ref().is_some_and(|inner| inner.is::<rustls::Error>()) => {
+            AgentError::Refused(format!(
+                "the TLS connection to {} failed: {e} (a private CA's certificate goes to --ca)",
+                options.server
+            ))
         }
         e => AgentError::Lost(format!("connecting to {}: {e}", options.server)),
     })?;
@@ -213,6 +234,9 @@ async fn connected(
                             job.cancel();
                         }
                     }
+                    // Its token revoked: the next connection is refused
+                    // as a whole, and ends the agent.
+                    Ok(ToAgent::Refused { reason }) => break format!("the server ended the connection: {reason}"),
                     Ok(other) => tracing::warn!("unexpected from the server: {other:?}"),
                     Err(e) => break format!("the server sent an unreadable message: {e}"),
                 }
@@ -295,7 +319,9 @@ mod tests {
     fn a_server_address_becomes_its_agents_endpoint() {
         assert_eq!(connect_url("http://lab:8080/").unwrap(), "ws://lab:8080/api/agents/connect");
         assert_eq!(connect_url("ws://127.0.0.1:9").unwrap(), "ws://127.0.0.1:9/api/agents/connect");
-        assert!(matches!(connect_url("https://lab"), Err(AgentError::Refused(_))));
+        assert_eq!(connect_url("https://lab:8443").unwrap(), "wss://lab:8443/api/agents/connect");
+        assert_eq!(connect_url("wss://lab").unwrap(), "wss://lab/api/agents/connect");
+        assert!(matches!(connect_url("ftp://lab"), Err(AgentError::Refused(_))));
         assert!(matches!(connect_url("lab:8080"), Err(AgentError::Refused(_))));
     }
 }

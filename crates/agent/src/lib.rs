@@ -7,6 +7,7 @@
 //! server's `hub`.
 
 pub mod client;
+mod tls;
 
 pub use client::{AgentError, AgentOptions, connect_url, run};
 

@@ -186,22 +186,26 @@ mod tests {
         ids.push(running);
         let view = pqbench_view::View { runs: ids.clone(), ..Default::default() };
         store.insert_report("AAAAAAAAAAAAAAAA", &view).await.unwrap();
+        assert!(store.add_agent_token("rack-2", &"ab".repeat(32)).await.unwrap());
         ids
     }
 
-    /// What a store shows: its runs and every result row, and the report.
+    /// What a store shows: its runs and every result row, the report, and
+    /// which agent host has a token of its own.
     async fn shown(store: &Store) -> String {
         let runs = store.runs(None, 100).await.unwrap();
         let rows = store.result_rows(&ResultQuery { limit: 1000, ..Default::default() }).await.unwrap();
         let report = store.report("AAAAAAAAAAAAAAAA").await.unwrap();
-        format!("{runs:?}\n{rows:?}\n{report:?}")
+        let token = store.agent_token_host(&"ab".repeat(32)).await.unwrap();
+        format!("{runs:?}\n{rows:?}\n{report:?}\n{token:?}")
     }
 
     fn counts(copied: &Migrated) -> Vec<(&'static str, i64)> {
         copied.tables.clone()
     }
 
-    const HELD: [(&str, i64); 4] = [("imports", 0), ("runs", 3), ("results", 5), ("reports", 1)];
+    const HELD: [(&str, i64); 5] =
+        [("imports", 0), ("runs", 3), ("results", 5), ("reports", 1), ("agent_tokens", 1)];
 
     #[tokio::test]
     async fn an_sqlite_store_backs_up_and_restores_whole() {

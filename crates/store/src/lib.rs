@@ -6,7 +6,7 @@
 //!
 //! Besides [`Store`] itself: [`upload`] and [`import`] turn a browser's or
 //! host's upload and a published log into the runs to store, and
-//! [`report_ids`] names shared reports. Nothing here knows of boards or
+//! [`secrets`] draws report ids and agent tokens. Nothing here knows of boards or
 //! HTTP: the board side and the server both build on this crate.
 
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ pub mod backup;
 pub mod import;
 mod migrate;
 mod postgres;
-pub mod report_ids;
+pub mod secrets;
 mod sqlite;
 #[doc(hidden)]
 pub mod test_support;
@@ -378,6 +378,29 @@ impl Store {
     pub async fn insert_report(&self, id: &str, view: &View) -> StoreResult<Option<Report>> {
         let _writing = self.writing().await;
         on_backend!(self, db => db.insert_report(id, view, &now()).await)
+    }
+
+    /// Stores `digest` (hex SHA-256) as agent `host`'s own token; false
+    /// where the host has one already or the digest is another's.
+    pub async fn add_agent_token(&self, host: &str, digest: &str) -> StoreResult<bool> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.add_agent_token(host, digest, &now()).await)
+    }
+
+    /// Ends agent `host`'s own token; whether it had one.
+    pub async fn revoke_agent_token(&self, host: &str) -> StoreResult<bool> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.revoke_agent_token(host).await)
+    }
+
+    /// The agent host whose own token has this digest, if any.
+    pub async fn agent_token_host(&self, digest: &str) -> StoreResult<Option<String>> {
+        on_backend!(self, db => db.agent_token_host(digest).await)
+    }
+
+    /// Every agent host with a token of its own, and when it was made.
+    pub async fn agent_token_hosts(&self) -> StoreResult<Vec<(String, String)>> {
+        on_backend!(self, db => db.agent_token_hosts().await)
     }
 
     pub async fn report(&self, id: &str) -> StoreResult<Option<Report>> {

@@ -136,6 +136,11 @@ const TABLES: &[Table] = &[
         columns: &[("id", Text), ("view", Text), ("created_at", Text)],
         identity: false,
     },
+    Table {
+        name: "agent_tokens",
+        columns: &[("host", Text), ("digest", Text), ("created_at", Text)],
+        identity: false,
+    },
 ];
 
 /// The names of the tables a copy holds, in [`TABLES`]' order.

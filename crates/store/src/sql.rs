@@ -581,3 +581,6 @@ fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
 
 // The matrix's statements, in a file of their own (this one holds the rest).
 include!("sql_matrix.rs");
+
+// Agent hosts' own tokens.
+include!("sql_agent_tokens.rs");

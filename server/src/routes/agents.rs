@@ -10,32 +10,45 @@ use crate::error::ApiError;
 use crate::hub;
 use crate::security::{TokenDigest, bearer_token, unauthorized};
 
-/// An agent connecting (`pqbench agent`): with the agents' token, the
-/// connection becomes a WebSocket that [`hub::serve`] follows to its end.
+/// An agent connecting (`pqbench agent`): with the agents' shared token
+/// (any host name) or a host's own (`pqbench agent-token add`: that host
+/// alone), the connection becomes a WebSocket that [`hub::serve`] follows
+/// to its end.
 pub async fn connect_agent(
     State(state): State<AppState>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let Some(expected) = state.agent_token() else {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "this server takes no agents: start it with --agent-token (or PQBENCH_AGENT_TOKEN)",
-        ));
-    };
-    let refusal = match bearer_token(&headers) {
-        None => Some("an agent must send the agents' token: `Authorization: Bearer <token>`"),
-        Some(token) if !expected.matches(&TokenDigest::of(token)) => {
-            Some("that is not this server's agent token")
+    let shared = state.agent_token();
+    let Some(given) = bearer_token(&headers).map(TokenDigest::of) else {
+        if shared.is_none() && state.store.agent_token_hosts().await?.is_empty() {
+            return Err(takes_no_agents());
         }
-        Some(_) => None,
+        return Ok(unauthorized("an agent must send its token: `Authorization: Bearer <token>`"));
     };
-    if let Some(why) = refusal {
-        return Ok(unauthorized(why));
-    }
+    let bound = if shared.is_some_and(|shared| shared.matches(&given)) {
+        None
+    } else {
+        // A digest of a random 256-bit token: looking it up by value
+        // tells a guesser nothing a constant-time compare would hide.
+        match state.store.agent_token_host(&given.hex()).await? {
+            Some(host) => Some(hub::OwnToken { host, digest: given.hex() }),
+            None if shared.is_none() && state.store.agent_token_hosts().await?.is_empty() => {
+                return Err(takes_no_agents());
+            }
+            None => return Ok(unauthorized("that is neither this server's agent token nor a host's own")),
+        }
+    };
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     let (agents, store) = (state.agents.clone(), state.store.clone());
     // An agent's largest message is its list of boards: a few KiB.
     let upgrade = upgrade.max_message_size(hub::MAX_MESSAGE_BYTES).max_frame_size(hub::MAX_MESSAGE_BYTES);
-    Ok(upgrade.on_upgrade(move |socket| hub::serve(socket, agents, store)))
+    Ok(upgrade.on_upgrade(move |socket| hub::serve(socket, agents, store, bound)))
+}
+
+fn takes_no_agents() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "this server takes no agents: start it with --agent-token (or PQBENCH_AGENT_TOKEN), or give a host its own token with `pqbench agent-token add HOST`",
+    )
 }

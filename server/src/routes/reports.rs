@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use pqbench_api::{NewReport, Report, ReportCreated, is_report_id};
-use pqbench_store::report_ids;
+use pqbench_store::secrets;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiPath, ApiResult, json_body};
@@ -22,7 +22,7 @@ pub async fn create_report(
     // Two of 62^16 ids meeting is all but impossible, but drawing again
     // costs nothing and keeps a report from ever replacing another.
     for _ in 0..3 {
-        let id = report_ids::new_id().map_err(|e| {
+        let id = secrets::new_report_id().map_err(|e| {
             tracing::error!("the OS random generator failed: {e}");
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -21,20 +21,26 @@ const AGENT_TOKEN: &str = "agents-may-connect-0451";
 const BOARD: &str = "qemu-mps2-an386";
 
 /// A `pqbench agent` process, its log in a file (shown when a test fails).
-struct Agent {
+pub(crate) struct Agent {
     child: Child,
     log: std::path::PathBuf,
 }
 
 impl Agent {
-    fn start(server: &Server, host: &str, token: &str, logs: &Path) -> Agent {
+    pub(crate) fn start(server: &Server, host: &str, token: &str, logs: &Path) -> Agent {
+        Agent::start_at(&server.base, host, token, &[], logs)
+    }
+
+    /// An agent of the server at `url`, with `extra` arguments.
+    pub(crate) fn start_at(url: &str, host: &str, token: &str, extra: &[&str], logs: &Path) -> Agent {
         static STARTED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let nth = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let log = logs.join(format!("agent-{host}-{nth}.log"));
         let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
-            .args(["agent", "--server", &server.base, "--token", token, "--host", host, "--dist"])
+            .args(["agent", "--server", url, "--token", token, "--host", host, "--dist"])
             .arg(common::firmware_dist())
+            .args(extra)
             .env_remove("PQBENCH_AGENT_TOKEN")
             .env("RUST_LOG", "pqbench=info")
             .stdout(Stdio::null())
@@ -44,8 +50,20 @@ impl Agent {
         Agent { child, log }
     }
 
-    fn log(&self) -> String {
+    pub(crate) fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits (30 s at most) for the agent to end by itself; its exit code.
+    pub(crate) async fn ended(&mut self) -> Option<i32> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(Instant::now() < deadline, "the agent still runs: {}", self.log());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     fn kill_hard(&mut self) {
@@ -65,7 +83,11 @@ async fn boards(server: &Server) -> Vec<Board> {
 }
 
 /// Waits (60 s at most) until `check` holds of the central server's boards.
-async fn wait_for_boards(server: &Server, what: &str, check: impl Fn(&[Board]) -> bool) -> Vec<Board> {
+pub(crate) async fn wait_for_boards(
+    server: &Server,
+    what: &str,
+    check: impl Fn(&[Board]) -> bool,
+) -> Vec<Board> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let listed = boards(server).await;
@@ -77,11 +99,11 @@ async fn wait_for_boards(server: &Server, what: &str, check: impl Fn(&[Board]) -
     }
 }
 
-fn board<'a>(boards: &'a [Board], id: &str) -> Option<&'a Board> {
+pub(crate) fn board<'a>(boards: &'a [Board], id: &str) -> Option<&'a Board> {
     boards.iter().find(|b| b.id == id)
 }
 
-fn ready(boards: &[Board], id: &str) -> bool {
+pub(crate) fn ready(boards: &[Board], id: &str) -> bool {
     board(boards, id).is_some_and(|b| b.connected && b.available)
 }
 

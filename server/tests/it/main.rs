@@ -9,6 +9,7 @@
 mod common;
 
 mod access;
+mod agent_tokens;
 mod agents;
 mod api_input;
 mod api_writes;
@@ -29,3 +30,4 @@ mod regressions;
 mod rtt_mailbox;
 mod serial_faults;
 mod serial_ports;
+mod tls;

@@ -58,6 +58,7 @@ impl Central {
             server: self.base.clone(),
             token: agent_token.into(),
             host: host.into(),
+            ca: None,
         };
         let agent = tokio::spawn(async move { pqbench_agent::run(&options, Arc::new(boards)).await });
         let outcome = self.run_as_agent(&agent, host, &mut request).await;

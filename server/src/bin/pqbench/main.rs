@@ -104,6 +104,14 @@ enum Commands {
         /// server by pointing its own name at it (DNS rebinding).
         #[arg(long = "allow-host", value_name = "NAME")]
         allow_hosts: Vec<String>,
+        /// Serve HTTPS with this certificate chain (PEM, the server's
+        /// certificate first); agents then connect with `https://` (and
+        /// `--ca` for a private CA).
+        #[arg(long, requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM: PKCS#8, PKCS#1 or SEC1).
+        #[arg(long, requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
         #[command(flatten)]
         wiring: Wiring,
     },
@@ -111,9 +119,14 @@ enum Commands {
     /// what it asks, and stream the results back. Reconnects when the
     /// connection drops.
     Agent {
-        /// The central server: http://host:port.
+        /// The central server: http://host:port, or https://host:port for
+        /// one serving TLS.
         #[arg(long, env = "PQBENCH_SERVER")]
         server: String,
+        /// The CA that signed an https:// server's certificate (PEM), for
+        /// a lab's private CA; the Mozilla roots when left out.
+        #[arg(long)]
+        ca: Option<PathBuf>,
         /// The server's agent token (its --agent-token).
         #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
         token: String,
@@ -267,6 +280,17 @@ enum Commands {
         #[arg(long, env = "PQBENCH_DB", default_value = "pqbench.db")]
         db: Location,
     },
+    /// Tokens of agent hosts' own: each lets an agent register that one
+    /// host name (`pqbench agent --token`), beside the server's shared
+    /// --agent-token. Kept in the store as digests; a running server reads
+    /// them there, and drops a host's agent within a second of its revoke.
+    AgentToken {
+        #[command(subcommand)]
+        action: AgentTokenAction,
+        /// The server's store: an SQLite file or a PostgreSQL URL.
+        #[arg(long, global = true, env = "PQBENCH_DB", default_value = "pqbench.db")]
+        db: Location,
+    },
     /// Print a stored run with its results.
     Export {
         #[arg(long)]
@@ -276,6 +300,16 @@ enum Commands {
         #[command(flatten)]
         paths: Paths,
     },
+}
+
+#[derive(Subcommand)]
+enum AgentTokenAction {
+    /// Make HOST's token and print it (it is shown this once).
+    Add { host: String },
+    /// End HOST's token: its agent is dropped, and cannot connect again.
+    Revoke { host: String },
+    /// The hosts with a token of their own, and when each was made.
+    List,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -299,12 +333,13 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token, agent_token, allow_hosts, wiring } => {
+        Commands::Serve { paths, listen, token, agent_token, allow_hosts, tls_cert, tls_key, wiring } => {
             let boards = wiring.boards(&paths.dist)?;
             board_side::watch_ports(&boards);
-            serve::serve(paths, boards, listen, token, agent_token, &allow_hosts).await
+            let tls = tls_cert.zip(tls_key).map(|(cert, key)| serve::Tls { cert, key });
+            serve::serve(paths, boards, listen, token, agent_token, &allow_hosts, tls).await
         }
-        Commands::Agent { server, token, host, dist, wiring } => {
+        Commands::Agent { server, ca, token, host, dist, wiring } => {
             serve::check_token(&token).context("the agent token")?;
             let host = match host {
                 Some(host) => host,
@@ -312,7 +347,7 @@ async fn main() -> anyhow::Result<()> {
             };
             let boards = Arc::new(wiring.boards(&dist)?);
             board_side::watch_ports(&boards);
-            let options = pqbench_agent::AgentOptions { server, token, host };
+            let options = pqbench_agent::AgentOptions { server, token, host, ca };
             tokio::select! {
                 ended = pqbench_agent::run(&options, boards) => Ok(ended?),
                 () = serve::shutdown() => Ok(()),
@@ -439,6 +474,7 @@ async fn main() -> anyhow::Result<()> {
             logs::import(&paths.db, format, &file, board, clock_hz, dry_run).await
         }
         Commands::Export { run, format, paths } => logs::export(&paths.db, run, format).await,
+        Commands::AgentToken { action, db } => agent_token(action, &db).await,
         Commands::Backup { to, db } => {
             let copied = pqbench_store::backup::backup(&db, &to)
                 .await
@@ -482,6 +518,36 @@ fn parse_algorithms(names: Option<Vec<String>>) -> anyhow::Result<Option<Vec<Alg
         bail!("the suite does not measure {a} yet");
     }
     Ok(Some(algorithms))
+}
+
+async fn agent_token(action: AgentTokenAction, db: &Location) -> anyhow::Result<()> {
+    let store = open_store(db).await?;
+    match action {
+        AgentTokenAction::Add { host } => {
+            pqbench_api::agents::check_host_name(&host).map_err(anyhow::Error::msg)?;
+            let token = pqbench_store::secrets::new_agent_token().context("the OS random generator")?;
+            let digest = pqbench::security::TokenDigest::of(&token).hex();
+            if !store.add_agent_token(&host, &digest).await? {
+                bail!("{host} has a token already: `pqbench agent-token revoke {host}` first");
+            }
+            eprintln!(
+                "{host}'s token (shown this once; its agent runs `pqbench agent --host {host} --token ...`):"
+            );
+            println!("{token}");
+        }
+        AgentTokenAction::Revoke { host } => {
+            if !store.revoke_agent_token(&host).await? {
+                bail!("{host} has no token of its own");
+            }
+            eprintln!("{host}'s token is revoked; a server on {db} drops its agent within a second");
+        }
+        AgentTokenAction::List => {
+            for (host, created_at) in store.agent_token_hosts().await? {
+                println!("{host}\t{created_at}");
+            }
+        }
+    }
+    Ok(())
 }
 
 async fn open_store(db: &Location) -> anyhow::Result<Store> {

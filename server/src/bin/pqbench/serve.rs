@@ -2,6 +2,7 @@
 //! its name, their tokens checked, a clean shutdown.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
@@ -18,6 +19,7 @@ pub async fn serve(
     token: Option<String>,
     agent_token: Option<String>,
     allow_hosts: &[String],
+    tls: Option<Tls>,
 ) -> anyhow::Result<()> {
     if let Some(token) = &token {
         check_token(token)?;
@@ -52,12 +54,30 @@ pub async fn serve(
         }
         hosts = hosts.allowing(name);
     }
+    let tls = match &tls {
+        Some(Tls { cert, key }) => Some(pqbench::tls::server_config(cert, key)?),
+        None => None,
+    };
     let app = pqbench::router(state, &paths.dist, token, hosts);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
-    tracing::info!("pqbench serving http://{}", listener.local_addr()?);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+    match tls {
+        Some(config) => {
+            tracing::info!("pqbench serving https://{}", listener.local_addr()?);
+            pqbench::tls::serve(listener, app, config, shutdown()).await?;
+        }
+        None => {
+            tracing::info!("pqbench serving http://{}", listener.local_addr()?);
+            axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
+        }
+    }
     Ok(())
+}
+
+/// `--tls-cert` and `--tls-key`: PEM files.
+pub struct Tls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
 }
 
 /// The system's name for this host, as an agent's name: what
