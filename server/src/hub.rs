@@ -20,6 +20,7 @@ use pqbench_store::{Store, StoreError};
 
 use crate::live::{LiveRuns, Tracker};
 use crate::record::new_run;
+use crate::security::OwnToken;
 
 /// The largest message an agent may send (its list of boards is the
 /// largest it sends, a few KiB): a bound on what one message can take.
@@ -267,16 +268,6 @@ struct InFlight {
     clock: Option<Clock>,
 }
 
-/// A host's own token (`pqbench agent-token add`), which an agent
-/// connected with: it may register that host alone, and its connection
-/// ends when the token is revoked.
-#[derive(Debug, Clone)]
-pub struct OwnToken {
-    pub host: String,
-    /// Hex SHA-256, as the store keeps it.
-    pub digest: String,
-}
-
 /// How often a connection on a host's own token looks whether the token
 /// still stands: a revoked host is dropped within this.
 const TOKEN_CHECK_EVERY: Duration = Duration::from_secs(1);
@@ -388,22 +379,6 @@ struct Peer<'a> {
     own: Option<&'a OwnToken>,
 }
 
-impl Peer<'_> {
-    /// Why the connection must end now, if its host's own token is gone.
-    async fn revoked(&self) -> Option<String> {
-        let own = self.own?;
-        match self.store.agent_token_host(&own.digest).await {
-            Ok(Some(host)) if host == own.host => None,
-            Ok(_) => Some(format!("{}'s token was revoked", own.host)),
-            // A store that cannot answer now is not a revocation.
-            Err(e) => {
-                tracing::warn!(host = own.host, "checking the agent's token: {e}");
-                None
-            }
-        }
-    }
-}
-
 /// Whether a board an agent lists can take a run, as far as the agent can
 /// tell: a board it is running itself is listed unavailable for the
 /// moment (the server keeps that itself, and frees the board the moment
@@ -426,7 +401,7 @@ async fn follow(
     loop {
         tokio::select! {
             _ = token_check.tick(), if peer.own.is_some() => {
-                if let Some(why) = peer.revoked().await {
+                if let Some(why) = OwnToken::revoked(peer.own, peer.store).await {
                     let _ = send(socket, &ToAgent::Refused { reason: why.clone() }).await;
                     let _ = socket.send(Message::Close(None)).await;
                     return why;

@@ -159,6 +159,33 @@ impl TokenDigest {
     }
 }
 
+/// A host's own token (`pqbench agent-token add`), which an agent
+/// connected with: it may register that host alone, and its connection
+/// ends when the token is revoked.
+#[derive(Debug, Clone)]
+pub struct OwnToken {
+    pub host: String,
+    /// Hex SHA-256, as the store keeps it.
+    pub digest: String,
+}
+
+impl OwnToken {
+    /// Why an agent's connection must end now: its host's own token is
+    /// gone from the store (`pqbench agent-token revoke`). None for an
+    /// agent on the shared token, and while the store cannot answer.
+    pub async fn revoked(own: Option<&OwnToken>, store: &pqbench_store::Store) -> Option<String> {
+        let own = own?;
+        match store.agent_token_host(&own.digest).await {
+            Ok(Some(host)) if host == own.host => None,
+            Ok(_) => Some(format!("{}'s token was revoked", own.host)),
+            Err(e) => {
+                tracing::warn!(host = own.host, "checking the agent's token: {e}");
+                None
+            }
+        }
+    }
+}
+
 /// Reading needs no token; with a token configured, writing does.
 pub async fn require_token_for_writes(
     State(token): State<Option<TokenDigest>>,

@@ -361,3 +361,38 @@ fn no_source_file_is_over_600_lines() {
         .collect();
     assert!(long.is_empty(), "over {MOST} lines, split by job: {long:?}");
 }
+
+/// The defmt messages the firmware logs, each a string literal of
+/// `firmware/src/report/frames.rs` that starts a record or the banner.
+fn firmware_defmt_messages() -> BTreeSet<String> {
+    let text = read("firmware/src/report/frames.rs");
+    text.lines()
+        .filter_map(|line| {
+            let start = line.find("\"@pqb1 ").or_else(|| line.find("\"pqbench firmware on "))?;
+            let rest = &line[start + 1..];
+            Some(rest[..rest.find('"')?].to_string())
+        })
+        .collect()
+}
+
+/// docs/record-format.md lists the defmt messages "exactly": the host
+/// rebuilds each record's text line from them, and a field in one but not
+/// the other is a record the host refuses.
+#[test]
+fn the_record_formats_defmt_messages_are_the_firmwares() {
+    let docs = read("docs/record-format.md");
+    let listed: BTreeSet<String> = docs
+        .split("The messages, exactly")
+        .nth(1)
+        .expect("docs/record-format.md lists the messages")
+        .split("```text")
+        .nth(1)
+        .and_then(|block| block.split("```").next())
+        .expect("in a text block")
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(String::from)
+        .collect();
+    assert_eq!(listed, firmware_defmt_messages(), "docs/record-format.md and frames.rs differ");
+}

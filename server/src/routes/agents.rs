@@ -8,7 +8,7 @@ use axum::response::Response;
 use crate::AppState;
 use crate::error::ApiError;
 use crate::hub;
-use crate::security::{TokenDigest, bearer_token, unauthorized};
+use crate::security::{OwnToken, TokenDigest, bearer_token, unauthorized};
 
 /// An agent connecting (`pqbench agent`): with the agents' shared token
 /// (any host name) or a host's own (`pqbench agent-token add`: that host
@@ -32,7 +32,7 @@ pub async fn connect_agent(
         // A digest of a random 256-bit token: looking it up by value
         // tells a guesser nothing a constant-time compare would hide.
         match state.store.agent_token_host(&given.hex()).await? {
-            Some(host) => Some(hub::OwnToken { host, digest: given.hex() }),
+            Some(host) => Some(OwnToken { host, digest: given.hex() }),
             None if shared.is_none() && state.store.agent_token_hosts().await?.is_empty() => {
                 return Err(takes_no_agents());
             }
