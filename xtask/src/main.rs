@@ -26,7 +26,8 @@
 //! - `bench-boards`: `GET /api/boards` under load (wrk) while the server
 //!   asks 32 silent serial ports who they are, as in BENCHMARKS.md.
 //! - `needs`: measures each operation's RAM on the emulated board and
-//!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`).
+//!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`);
+//!   `needs --built` with the images a test run built, without building.
 //!
 //! Cross builds: where rustup's sysroot has the target's std, rustup's cargo
 //! builds it; otherwise Debian's rustc-web with its std source and
@@ -172,6 +173,9 @@ fn main() -> Result<()> {
             project.build(&cross)?;
             needs::write(&project)
         }
+        // With the images and server already built (by a test run): the
+        // measurement alone.
+        ["needs", "--built"] => needs::write(&project),
         ["test"] => {
             let cross = setup::ensure(&project, true)?;
             project.build(&cross)?;

@@ -222,7 +222,9 @@ macro_rules! copier {
             let mut copied = Vec::new();
             for table in TABLES {
                 let columns = table.columns.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ");
-                let select = format!("SELECT {columns} FROM {} ORDER BY id", table.name);
+                // In the order of the first column, the key: a copy reads
+                // and writes the rows as the source holds them.
+                let select = format!("SELECT {columns} FROM {} ORDER BY {}", table.name, table.columns[0].0);
                 let mut rows = sqlx::query(&select).fetch(&mut **reading);
                 let mut batch = Vec::with_capacity(ROWS_PER_INSERT);
                 let mut count = 0i64;

@@ -36,7 +36,7 @@ pub async fn connect_agent(
             None if shared.is_none() && state.store.agent_token_hosts().await?.is_empty() => {
                 return Err(takes_no_agents());
             }
-            None => return Ok(unauthorized("that is neither this server's agent token nor a host's own")),
+            None => return Ok(unauthorized("that is not this server's agent token, nor a host's own")),
         }
     };
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), e.body_text()))?;

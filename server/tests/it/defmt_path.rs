@@ -168,6 +168,7 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
             max_ms: None,
             ticks_per_op: None,
             bytes_per_sec: None,
+            stdev_ms: None,
             // The depth from the run loop includes the records' own
             // formatting between operations, which is the transport's:
             // compared below within a margin, not exactly.
@@ -185,6 +186,8 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
         {
             assert!(close(a, b, one_tick_ms), "{defmt:?}\n{text:?}");
         }
+        // Each sample may round by a tick either way, and so its spread.
+        assert!(close(defmt.stdev_ms, text.stdev_ms, one_tick_ms), "{defmt:?}\n{text:?}");
     }
 
     // Each run is tied to the very file it ran.
