@@ -18,6 +18,8 @@ extern crate alloc;
 use alloc::format;
 use alloc::string::String;
 
+pub mod image_builds;
+
 /// A board the firmware is built for.
 #[derive(Debug)]
 pub struct Board {
