@@ -99,7 +99,9 @@ fn board_status(e: &BoardError) -> StatusCode {
             StatusCode::BAD_REQUEST
         }
         BoardError::NoProbeSupport(_) => StatusCode::NOT_IMPLEMENTED,
-        BoardError::Busy(_) | BoardError::NotReady { .. } => StatusCode::CONFLICT,
+        BoardError::Busy(_) | BoardError::NotReady { .. } | BoardError::ImageBuilding(_) => {
+            StatusCode::CONFLICT
+        }
         _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }

@@ -202,6 +202,13 @@ pub fn Boards() -> impl IntoView {
                         }
                     })}
                     {board.note.map(|note| view! { <p class="board-note">{note}</p> })}
+                    {board.building.map(|building| view! {
+                        <p class="board-building">
+                            <progress max=building.total value=building.done></progress>
+                            " " {building.done} " of " {building.total} " firmware images built; still to come here: "
+                            {building.images.join(", ")}
+                        </p>
+                    })}
                 </div>
                 {flash_buttons}
                 <button

@@ -46,6 +46,25 @@ pub struct Board {
     /// it now: a paired probe, a board the firmware named, its image built.
     #[serde(default)]
     pub can_flash: bool,
+    /// This host's images of the board that are still being built: `cargo
+    /// xtask dev` serves as soon as the emulated board's default image is
+    /// built and builds the others afterwards. Left out when none is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub building: Option<ImageBuildProgress>,
+}
+
+/// How far the build of a host's firmware images is, for one board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageBuildProgress {
+    /// The board's own images not built yet, by file name.
+    pub images: Vec<String>,
+    /// Images whose build has ended, of every board.
+    pub done: u32,
+    /// Images in the whole build.
+    pub total: u32,
+    /// The image being compiled now, whichever board's it is.
+    #[serde(default)]
+    pub current: Option<String>,
 }
 
 fn connected() -> bool {

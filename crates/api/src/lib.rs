@@ -20,7 +20,7 @@ pub mod runs;
 pub mod uploads;
 pub mod verdicts;
 
-pub use boards::{Board, BoardKind, Flash, NewFlash, RunRequest};
+pub use boards::{Board, BoardKind, Flash, ImageBuildProgress, NewFlash, RunRequest};
 pub use imports::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
 pub use matrix::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey};
 pub use regressions::RunRegressions;

@@ -7,14 +7,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use pqbench_api::{Board, BoardKind};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
 
+use crate::building;
+pub use crate::emulator::{Emulator, EmulatorOptions};
 use crate::ports::{PortOptions, SERIAL_PREFIX};
 #[cfg(feature = "probe-rs")]
 pub use crate::probe::AttachedProbe;
@@ -33,7 +31,7 @@ pub use pqbench_boards::{
     Board as CatalogueBoard, DEFAULT_VARIANT, PROBE_VARIANT, QemuMachine, VARIANTS, Variant,
 };
 
-const QEMU: &str = "qemu-system-arm";
+pub(crate) const QEMU: &str = "qemu-system-arm";
 
 /// The boards the host runs under QEMU itself.
 pub fn emulated() -> impl Iterator<Item = (&'static CatalogueBoard, &'static QemuMachine)> {
@@ -75,6 +73,9 @@ pub enum BoardError {
     Busy(String),
     #[error("the firmware image {0} is missing: build it with `cargo xtask build`")]
     MissingImage(PathBuf),
+    /// Missing, but this host's build is making it (`cargo xtask dev`).
+    #[error("{0}")]
+    ImageBuilding(String),
     #[error("{QEMU} is not installed: `cargo xtask setup` installs it")]
     NoQemu,
     #[error("starting QEMU: {0}")]
@@ -225,6 +226,23 @@ impl Boards {
         self.image(board, variant).is_some_and(|image| image.is_file())
     }
 
+    /// `image` of `board`'s `variant`, or why a run cannot have it: being
+    /// built, or missing.
+    pub(crate) fn built(
+        &self,
+        board: &CatalogueBoard,
+        variant: &str,
+        image: PathBuf,
+    ) -> Result<PathBuf, BoardError> {
+        if image.is_file() {
+            return Ok(image);
+        }
+        let builds = building::in_progress(&self.firmware_dir);
+        let pending =
+            builds.zip(Variant::named(variant)).and_then(|(builds, v)| building::pending(&builds, board, v));
+        Err(pending.map_or(BoardError::MissingImage(image), BoardError::ImageBuilding))
+    }
+
     /// The variants of an emulated board whose images are built.
     fn variants(&self, board: &CatalogueBoard) -> Vec<String> {
         board.variants.iter().filter(|v| self.has_image(board, v)).map(|v| v.to_string()).collect()
@@ -233,33 +251,61 @@ impl Boards {
     /// Boards a run can be started on: emulated ones whose image is built,
     /// when QEMU is installed, and the probes attached now. Probing USB
     /// blocks: call it off the async runtime.
+    ///
+    /// An emulated board whose default image is still being built is
+    /// listed, not available, with how far the build is; every board whose
+    /// images are being built says which (`building`).
     pub fn list(&self) -> Vec<Board> {
         let busy = self.busy.lock().map(|b| b.clone()).unwrap_or_default();
+        let builds = building::in_progress(&self.firmware_dir);
+        let building = |board: &CatalogueBoard| builds.as_ref().and_then(|b| building::progress(b, board));
         let mut boards = Vec::new();
         if find_on_path(QEMU).is_some() {
-            boards.extend(emulated().filter(|(b, _)| self.has_image(b, DEFAULT_VARIANT)).map(|(b, qemu)| {
-                Board {
+            for (board, qemu) in emulated() {
+                let building = building(board);
+                let built = self.has_image(board, DEFAULT_VARIANT);
+                let coming = building.as_ref().is_some_and(|b| b.images.contains(&default_image(board)));
+                if !built && !coming {
+                    continue;
+                }
+                boards.push(Board {
                     id: qemu.id.into(),
-                    name: b.name.into(),
+                    name: board.name.into(),
                     kind: BoardKind::Emulated,
-                    available: !busy.contains(qemu.id),
-                    variants: self.variants(b),
+                    available: built && !busy.contains(qemu.id),
+                    variants: self.variants(board),
                     chip: None,
-                    note: None,
+                    note: (!built).then(|| building.as_ref().map(building::note)).flatten(),
                     host: None,
                     connected: true,
                     port: None,
                     probe: None,
                     can_flash: false,
-                }
-            }));
+                    building,
+                });
+            }
         }
         let probes = self.attached_probes();
+        let mut others = Vec::new();
         if let Some(watch) = &self.watch {
-            boards.extend(watch.boards(&busy, &probes, &self.firmware_dir));
+            others.extend(watch.boards(&busy, &probes, &self.firmware_dir));
         }
-        boards.extend(self.probes(&busy, &probes));
+        others.extend(self.probes(&busy, &probes));
+        // A serial or probe board's images are its catalogue board's.
+        for board in &mut others {
+            board.building = self.catalogue_board_of(&board.id).and_then(building);
+        }
+        boards.extend(others);
         boards
+    }
+
+    /// The catalogue's board behind a serial or probe board's id, as its
+    /// firmware said or its probe is wired.
+    fn catalogue_board_of(&self, id: &str) -> Option<&'static CatalogueBoard> {
+        match id.strip_prefix(PROBE_PREFIX) {
+            Some(serial) => self.wired(serial),
+            None => self.watch.as_ref()?.port(id)?.board,
+        }
     }
 
     /// The serial numbers of the probes attached now.
@@ -300,8 +346,8 @@ impl Boards {
                         (None, _) => {
                             Some(BoardError::ProbeNotWired { serial: probe.serial.clone() }.to_string())
                         }
-                        (Some(_), Some(image)) if !image.is_file() => {
-                            Some(BoardError::MissingImage(image.clone()).to_string())
+                        (Some(board), Some(image)) if !image.is_file() => {
+                            self.built(board, PROBE_VARIANT, image.clone()).err().map(|e| e.to_string())
                         }
                         _ => None,
                     }
@@ -324,6 +370,7 @@ impl Boards {
                     port: None,
                     probe: None,
                     can_flash: false,
+                    building: None,
                 }
             })
             .collect()
@@ -341,10 +388,12 @@ impl Boards {
             missing.push(BoardError::NoQemu);
         } else {
             missing.extend(
+                // One being built is listed, as building.
                 emulated()
-                    .filter_map(|(b, _)| self.image(b, DEFAULT_VARIANT))
-                    .filter(|image| !image.is_file())
-                    .map(BoardError::MissingImage),
+                    .filter_map(|(b, _)| {
+                        self.built(b, DEFAULT_VARIANT, self.image(b, DEFAULT_VARIANT)?).err()
+                    })
+                    .filter(|error| matches!(error, BoardError::MissingImage(_))),
             );
         }
         if !cfg!(feature = "probe-rs") {
@@ -378,10 +427,8 @@ impl Boards {
                     variant: variant.into(),
                     offered: board.variants.join(", "),
                 })?;
-                // Made for this board, but not built (or it did not fit).
-                if !image.is_file() {
-                    return Err(BoardError::MissingImage(image));
-                }
+                // Made for this board, but not built (yet, or it did not fit).
+                let image = self.built(board, variant, image)?;
                 if find_on_path(QEMU).is_none() {
                     return Err(BoardError::NoQemu);
                 }
@@ -414,9 +461,7 @@ impl Boards {
         let image = self
             .image(board, PROBE_VARIANT)
             .ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
-        if !image.is_file() {
-            return Err(BoardError::MissingImage(image));
-        }
+        let image = self.built(board, PROBE_VARIANT, image)?;
         let chip =
             board.probe_rs_chip().ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
         Ok(Target::Probe { serial: serial.into(), board, chip, image })
@@ -455,143 +500,3 @@ impl Boards {
 fn find_on_path(program: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(program)).find(|p| p.is_file())
 }
-
-/// A running QEMU and the pseudo-terminal of its console UART.
-pub struct Emulator {
-    child: Child,
-    pub console: String,
-}
-
-/// How an emulator is started beyond its board's own arguments. The
-/// default is what production uses.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EmulatorOptions {
-    /// A QEMU human monitor listening on this Unix socket; `None`: no
-    /// monitor. See [`Boards::with_qemu_monitors`].
-    pub monitor: Option<PathBuf>,
-}
-
-impl Emulator {
-    /// Starts the board under QEMU with a deterministic clock: `-icount
-    /// shift=0` makes every run of one image count the same ticks.
-    pub async fn start(machine: &QemuMachine, image: &Path) -> Result<Emulator, BoardError> {
-        Emulator::start_with(machine, image, &EmulatorOptions::default()).await
-    }
-
-    /// [`Emulator::start`], with `options`.
-    pub async fn start_with(
-        machine: &QemuMachine,
-        image: &Path,
-        options: &EmulatorOptions,
-    ) -> Result<Emulator, BoardError> {
-        let mut command = Command::new(QEMU);
-        command.args(["-machine", machine.machine]);
-        if let Some(cpu) = machine.cpu {
-            command.args(["-cpu", cpu]);
-        }
-        command.args(["-nographic", "-icount", "shift=0", "-monitor"]);
-        match &options.monitor {
-            // QEMU removes a stale socket of that name before listening.
-            Some(socket) => command.arg(format!("unix:{},server=on,wait=off", socket.display())),
-            None => command.arg("none"),
-        };
-        for serial in machine.serials {
-            command.args(["-serial", serial]);
-        }
-        command
-            .arg("-kernel")
-            .arg(image)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        die_with_parent(&mut command);
-        let mut child = command.spawn().map_err(|e| BoardError::Qemu(e.to_string()))?;
-        let stdout = child.stdout.take().ok_or_else(|| BoardError::Qemu("no stdout".into()))?;
-        let stderr = child.stderr.take().ok_or_else(|| BoardError::Qemu("no stderr".into()))?;
-        let mut lines = BufReader::new(stdout).lines();
-
-        // QEMU names the pty of each `-serial pty`; only the console UART is
-        // given as a pty, so the first named is the console.
-        let console = tokio::time::timeout(Duration::from_secs(10), async {
-            while let Ok(Some(line)) = lines.next_line().await {
-                if let Some(path) = line.split_whitespace().find(|w| w.starts_with("/dev/pts/")) {
-                    return Some(path.to_string());
-                }
-            }
-            None
-        })
-        .await
-        .ok()
-        .flatten();
-        let Some(console) = console else {
-            let _ = child.start_kill();
-            let mut message = String::new();
-            let mut errors = BufReader::new(stderr).lines();
-            while let Ok(Ok(Some(line))) =
-                tokio::time::timeout(Duration::from_secs(1), errors.next_line()).await
-            {
-                message.push_str(&line);
-                message.push(' ');
-            }
-            return Err(BoardError::Qemu(format!("QEMU gave no serial pty: {}", message.trim())));
-        };
-        // Keep draining QEMU's output so it never blocks on a full pipe.
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = lines.next_line().await {
-                tracing::debug!("qemu: {line}");
-            }
-        });
-        tokio::spawn(async move {
-            let mut errors = BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = errors.next_line().await {
-                tracing::warn!("qemu: {line}");
-            }
-        });
-        Ok(Emulator { child, console })
-    }
-
-    pub fn open_console(&self) -> Result<tokio_serial::SerialStream, BoardError> {
-        use tokio_serial::SerialPortBuilderExt;
-        tokio_serial::new(&self.console, 115_200)
-            .open_native_async()
-            .map_err(|source| BoardError::Serial { path: self.console.clone(), source })
-    }
-
-    pub async fn stop(mut self) {
-        let _ = self.child.kill().await;
-    }
-}
-
-/// Makes the kernel kill QEMU when the server dies. `kill_on_drop` covers
-/// every end of the server that runs its drops, but not SIGKILL, the OOM
-/// killer or an abort: an orphaned QEMU would keep its CPU busy with a run
-/// nobody reads, and a restarted server would start a second one.
-///
-/// The death signal follows the *thread* that spawned QEMU, not the
-/// process: emulators are started from the async runtime's worker threads
-/// (or the command line's main thread), which live as long as the server.
-/// Never start one from `spawn_blocking`, whose threads end when idle.
-#[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut Command) {
-    let parent = std::process::id();
-    // SAFETY: the hook runs in the child between fork and exec, where only
-    // async-signal-safe calls are allowed: prctl and getppid are, and the
-    // hook allocates nothing (an OS error code needs no allocation).
-    unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The server died between fork and prctl: no signal will come,
-            // so QEMU is not started (ESRCH: the parent is no more).
-            if libc::getppid() as u32 != parent {
-                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-            }
-            Ok(())
-        });
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn die_with_parent(_command: &mut Command) {}

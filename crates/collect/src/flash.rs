@@ -70,10 +70,7 @@ pub async fn flash(boards: &Boards, id: &str, variant: &str) -> Result<Flashed, 
     let chip = board
         .probe_rs_chip()
         .ok_or_else(|| FlashError::NotFlashable { board: id.into(), chip: board.firmware.into() })?;
-    let path = boards.firmware_dir().join(board.image_file(named));
-    if !path.is_file() {
-        return Err(BoardError::MissingImage(path).into());
-    }
+    let path = boards.built(board, variant, boards.firmware_dir().join(board.image_file(named)))?;
     let loading = path.clone();
     let image = tokio::task::spawn_blocking(move || FirmwareImage::load(&loading))
         .await

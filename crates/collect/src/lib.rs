@@ -3,7 +3,8 @@
 //!
 //! - [`boards`]: the boards this host can reach and how (QEMU behind a
 //!   pseudo-terminal, or a debug probe wired to a board), and reserving one
-//!   for a run.
+//!   for a run; an emulated board's QEMU is `emulator`'s, and the images
+//!   a build is still making are `building`'s.
 //! - [`image`]: a firmware ELF and what the host reads from it.
 //! - [`frames`]: bytes to checked records, as text lines or defmt frames.
 //! - [`collector`]: a board's records to results, over a serial port or any
@@ -20,7 +21,9 @@
 //! - [`native`]: the suite on this host's own CPU.
 
 pub mod boards;
+mod building;
 pub mod collector;
+mod emulator;
 pub mod flash;
 pub mod frames;
 pub mod image;

@@ -311,6 +311,8 @@ impl SerialWatch {
                     probe,
                     can_flash,
                     id,
+                    // Boards::list says it, from the catalogue's board.
+                    building: None,
                 }
             })
             .collect()

@@ -377,7 +377,7 @@ impl View {
                 "board" => matrix.boards.push(
                     percent_decode(value).ok_or_else(|| alloc::format!("bad board {value:?} in the link"))?,
                 ),
-                "source" => matrix.sources.extend(list(value, |v| Source::from_name(v), "source")?),
+                "source" => matrix.sources.extend(list(value, Source::from_name, "source")?),
                 "build" => matrix.builds.push(
                     percent_decode(value).ok_or_else(|| alloc::format!("bad build {value:?} in the link"))?,
                 ),

@@ -345,6 +345,7 @@ async fn the_server_holds_an_agent_to_the_protocol() {
         port: None,
         probe: None,
         can_flash: false,
+        building: None,
     };
     let hello = FromAgent::Hello {
         protocol: PROTOCOL_VERSION,

@@ -20,6 +20,7 @@ mod dashboard_api;
 mod defmt_path;
 mod emulated_board;
 mod emulated_faults;
+mod image_builds;
 mod images;
 mod import;
 mod long_operations;
