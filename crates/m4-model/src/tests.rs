@@ -1,0 +1,198 @@
+//! The model on short sequences whose cycles the Cortex-M4 TRM gives
+//! (table 3-1 and the examples of 3.3.2), each instruction hand-encoded
+//! with its assembly beside it.
+
+use super::*;
+
+/// An instruction's halfwords, in order.
+enum Op {
+    N(u16),
+    W(u16, u16),
+}
+
+fn bytes(op: &Op) -> ([u8; 4], usize) {
+    match *op {
+        Op::N(hw) => {
+            let [a, b] = hw.to_le_bytes();
+            ([a, b, 0, 0], 2)
+        }
+        Op::W(hw1, hw2) => {
+            let ([a, b], [c, d]) = (hw1.to_le_bytes(), hw2.to_le_bytes());
+            ([a, b, c, d], 4)
+        }
+    }
+}
+
+fn insn(op: &Op) -> Insn {
+    let (bytes, len) = bytes(op);
+    let insn = decode(&bytes[..len]).unwrap();
+    assert_eq!(usize::from(insn.size), len);
+    insn
+}
+
+/// The cycles of `ops` executed one after another from 0x1000, each at the
+/// address after the one before, then an instruction at `then` (where the
+/// last one went), whose own cycle is not counted.
+fn cycles_with(config: Config, ops: &[Op], then: Option<u32>) -> u64 {
+    let mut core = Core::new(config);
+    let mut address = 0x1000;
+    for op in ops {
+        let insn = insn(op);
+        core.execute(&insn, address);
+        address += u32::from(insn.size);
+    }
+    let after = core.cycles();
+    let landed = core.execute(&insn(&Op::N(0xbf00)), then.unwrap_or(address));
+    after + u64::from(landed.previous_refill)
+}
+
+fn cycles(ops: &[Op]) -> u64 {
+    cycles_with(Config::default(), ops, None)
+}
+
+const LDR_R0_R1: Op = Op::N(0x6808); // ldr r0, [r1]
+const LDR_R1_R2: Op = Op::N(0x6811); // ldr r1, [r2]
+const LDR_R2_R0: Op = Op::N(0x6802); // ldr r2, [r0]
+const P: u64 = 2;
+
+#[test]
+fn a_load_takes_two_cycles_and_one_behind_a_load_it_pipelines_with() {
+    assert_eq!(cycles(&[LDR_R0_R1]), 2);
+    // TRM 3.3.2: "LDR R0,[R1]; LDR R1,[R2] - normally three cycles total".
+    assert_eq!(cycles(&[LDR_R0_R1, LDR_R1_R2]), 3);
+    // "LDR R0,[R1,R5]; LDR R1,[R2]; LDR R2,[R3,#4] - normally four cycles".
+    assert_eq!(cycles(&[Op::N(0x5948), LDR_R1_R2, Op::N(0x685a)]), 4);
+    // "LDR R0,[R1,R2]; STR R0,[R3,#20]" and "LDR R0,[R1,R2]; STR R1,[R3,R2]":
+    // three cycles each.
+    assert_eq!(cycles(&[Op::N(0x5888), Op::N(0x6158)]), 3);
+    assert_eq!(cycles(&[Op::N(0x5888), Op::N(0x5099)]), 3);
+    // A load that addresses with the one before's result waits for it.
+    assert_eq!(cycles(&[LDR_R0_R1, LDR_R2_R0]), 4);
+    // ldr.w r0, [r1, #4]; ldr.w r2, [r3, r4]: the wide forms alike.
+    assert_eq!(cycles(&[Op::W(0xf8d1, 0x0004), Op::W(0xf853, 0x2004)]), 3);
+    assert_eq!(cycles(&[Op::W(0xf8d1, 0x0004), Op::W(0xf850, 0x2004)]), 4, "ldr.w r2, [r0, r4]");
+}
+
+#[test]
+fn stores_with_an_immediate_offset_take_one_cycle_and_nothing_pipelines_behind_a_store() {
+    // str r0, [r3, #20]; str r1, [r3, r2]; ldr r1, [r2]
+    assert_eq!(cycles(&[Op::N(0x6158)]), 1);
+    assert_eq!(cycles(&[Op::N(0x5099)]), 2);
+    assert_eq!(cycles(&[Op::N(0x6158), LDR_R1_R2]), 3);
+    // str.w r0, [r1, r2]: a register offset.
+    assert_eq!(cycles(&[Op::W(0xf841, 0x0002)]), 2);
+}
+
+#[test]
+fn a_taken_branch_costs_one_and_the_refill_and_one_not_taken_one() {
+    // b . (taken: the next instruction is not the one after it)
+    assert_eq!(cycles_with(Config::default(), &[Op::N(0xe7fe)], Some(0x1000)), 1 + P);
+    // beq: not taken, then taken.
+    assert_eq!(cycles(&[Op::N(0xd001)]), 1);
+    assert_eq!(cycles_with(Config::default(), &[Op::N(0xd001)], Some(0x1006)), 1 + P);
+    // cbz r0; bx lr; bl; beq.w: all branches.
+    for op in [Op::N(0xb100), Op::N(0x4770), Op::W(0xf000, 0xf800), Op::W(0xf000, 0x8000)] {
+        assert_eq!(cycles_with(Config::default(), &[op], Some(0x2000)), 1 + P);
+    }
+    // The refill grows with the flash's wait states; a refill of 1 is
+    // the fastest silicon gives.
+    let slow = Config { flash_wait_states: 5, ..Config::default() };
+    assert_eq!(cycles_with(slow, &[Op::N(0xe7fe)], Some(0x1000)), 1 + P + 5);
+    let fast = Config { refill: 1, ..Config::default() };
+    assert_eq!(cycles_with(fast, &[Op::N(0xe7fe)], Some(0x1000)), 2);
+}
+
+#[test]
+fn writing_the_pc_refills_the_pipeline() {
+    // mov pc, lr: 1 + P.
+    assert_eq!(cycles(&[Op::N(0x46f7)]), 1 + P);
+    // pop {r4, pc}: 1 + N + P.
+    assert_eq!(cycles(&[Op::N(0xbd10)]), 1 + 2 + P);
+    // ldr pc, [sp], #4: "at least two cycles for the load, and three
+    // cycles for the pipeline reload".
+    assert_eq!(cycles(&[Op::W(0xf85d, 0xfb04)]), 5);
+    // tbb [r0, r1]: "two cycles for the load, one cycle for the add, and
+    // three cycles for the pipeline reload"; with this refill of 2, five.
+    assert_eq!(cycles(&[Op::W(0xe8d0, 0xf001)]), 2 + 1 + P);
+    // isb: 1 + P.
+    assert_eq!(cycles(&[Op::W(0xf3bf, 0x8f6f)]), 1 + P);
+    // dmb: a barrier with nothing to wait for.
+    assert_eq!(cycles(&[Op::W(0xf3bf, 0x8f5f)]), 1);
+}
+
+#[test]
+fn multiple_transfers_take_one_cycle_and_one_per_register() {
+    // ldmia r0!, {r1-r4}
+    assert_eq!(cycles(&[Op::N(0xc81e)]), 1 + 4);
+    // ldmia.w r0, {r1-r8}: "an eight element store takes nine cycles".
+    assert_eq!(cycles(&[Op::W(0xe890, 0x01fe)]), 1 + 8);
+    // stmia.w r0, {r1-r8}
+    assert_eq!(cycles(&[Op::W(0xe880, 0x01fe)]), 1 + 8);
+    // push {r4-r7, lr}
+    assert_eq!(cycles(&[Op::N(0xb5f0)]), 1 + 5);
+    // A load behind a multiple is not pipelined.
+    assert_eq!(cycles(&[Op::N(0xc81e), LDR_R1_R2]), 1 + 4 + 2);
+    // ldrd r0, r1, [r2]: three, and no pipelining either side.
+    assert_eq!(cycles(&[LDR_R2_R0, Op::W(0xe9d2, 0x0100), LDR_R1_R2]), 2 + 3 + 2);
+}
+
+#[test]
+fn multiplies_take_one_cycle_and_divides_what_the_configuration_says() {
+    // muls r0, r1; mla r0, r1, r2, r3; umull r0, r1, r2, r3; smlal r0, r1, r2, r3
+    for op in [Op::N(0x4348), Op::W(0xfb01, 0x3002), Op::W(0xfba2, 0x0103), Op::W(0xfbc2, 0x0103)] {
+        assert_eq!(insn(&op).kind, Kind::Multiply);
+        assert_eq!(cycles(&[op]), 1);
+    }
+    // udiv r0, r1, r2; sdiv r0, r1, r2
+    for op in [Op::W(0xfbb1, 0xf0f2), Op::W(0xfb91, 0xf0f2)] {
+        assert_eq!(insn(&op).kind, Kind::Divide);
+        assert_eq!(cycles(&[op]), 7);
+    }
+    let fast = Config { divide: 2, ..Config::default() };
+    assert_eq!(cycles_with(fast, &[Op::W(0xfbb1, 0xf0f2)], None), 2);
+}
+
+#[test]
+fn the_fpu_s_loads_divides_and_accumulates() {
+    // vldr s0, [r0]; vpush {s16-s31}; vdiv.f32 s0, s1, s2; vadd.f32; vmla.f32
+    assert_eq!(cycles(&[Op::W(0xed90, 0x0a00)]), 2);
+    assert_eq!(cycles(&[Op::W(0xed2d, 0x8a10)]), 1 + 16);
+    assert_eq!(cycles(&[Op::W(0xee80, 0x0a81)]), 14);
+    assert_eq!(cycles(&[Op::W(0xee30, 0x0a81)]), 1);
+    assert_eq!(cycles(&[Op::W(0xee00, 0x0a81)]), 3);
+}
+
+#[test]
+fn literal_loads_pay_the_flash_s_wait_states() {
+    // ldr r0, [pc, #4]
+    assert_eq!(insn(&Op::N(0x4801)).kind, Kind::Load { dest: 0, base: decode::PC, offset: None });
+    assert_eq!(cycles(&[Op::N(0x4801)]), 2);
+    let slow = Config { flash_wait_states: 5, ..Config::default() };
+    assert_eq!(cycles_with(slow, &[Op::N(0x4801)], None), 7);
+    // A data load does not.
+    assert_eq!(cycles_with(slow, &[LDR_R0_R1], None), 2);
+}
+
+#[test]
+fn hints_and_everything_else_take_one_cycle() {
+    // it eq; nop; pld [r0]; adds r0, r1, r2; add.w r0, r1, #1; bfi; rev
+    for op in [
+        Op::N(0xbf08),
+        Op::N(0xbf00),
+        Op::W(0xf890, 0xf000),
+        Op::N(0x1888),
+        Op::W(0xf101, 0x0001),
+        Op::W(0xf361, 0x0007),
+        Op::N(0xba08),
+    ] {
+        assert_eq!(insn(&op).kind, Kind::Data { writes_pc: false });
+        assert_eq!(cycles(&[op]), 1);
+    }
+}
+
+#[test]
+fn a_halfword_short_of_a_wide_instruction_is_no_instruction() {
+    assert_eq!(decode(&[0x00, 0xf0]), None);
+    assert_eq!(decode(&[0x08]), None);
+    assert!(decode(&[0x08, 0x68]).is_some());
+}
