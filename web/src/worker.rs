@@ -89,7 +89,12 @@ pub async fn run(
     let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
         let detail = event.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).unwrap_or_default();
         let message = if detail.is_empty() {
-            format!("the benchmark worker failed to load ({url})")
+            // Most often not built yet: `cargo xtask dev` serves first and
+            // builds the browser benchmark right after.
+            format!(
+                "the benchmark worker failed to load ({url}): is the browser benchmark built? \
+                 `cargo xtask dev` builds it just after it starts serving, `cargo xtask build-browser` alone"
+            )
         } else {
             format!("the benchmark worker failed: {detail}")
         };

@@ -1,20 +1,18 @@
 //! `cargo xtask dev`: the first page as soon as it can be served.
 //!
-//! What the first page and a first run need is built first: the server,
-//! the dashboard, the browser benchmark and the emulated board's default
-//! image. On two cores these builds spend long stretches on one core (every
-//! crate of the cross builds is one codegen unit, then fat LTO), so they run
-//! side by side: the server (host), the dashboard (its own cross target
-//! directory) and wasm-bindgen-cli's install each beside the firmware image
-//! and the browser benchmark, which share one. Then the server starts, and
-//! every other firmware image is built behind it, one at a time, by a child
-//! process (`xtask build-rest`) that keeps the progress file
-//! (`pqbench_boards::image_builds`) beside the images; the server lists a
-//! board whose image is still to come as "building", with how far the build
-//! is, and takes each image as it lands.
+//! What the first page and a first run on the emulated board need is built
+//! first, one build after another: the emulated board's default image, the
+//! dashboard and the server. (Built side by side on two cores they took
+//! longer: every crate of the cross builds is one codegen unit, yet four
+//! builds at once left each slower than alone.) Then the server starts, and
+//! the browser benchmark and every other firmware image are built behind
+//! it, one at a time, by a child process (`xtask build-rest`) that keeps the
+//! progress file (`pqbench_boards::image_builds`) beside the images; the
+//! server lists a board whose image is still to come as "building", with how
+//! far the build is, and takes each image as it lands.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
@@ -23,105 +21,67 @@ use pqbench_boards::image_builds::{FILE, ImageBuilds, ImageState};
 use pqbench_boards::{BOARDS, Board, DEFAULT_VARIANT, Variant};
 
 use crate::toolchain::CrossToolchain;
-use crate::{Project, cargo_host, setup, step};
+use crate::{Project, cargo_host, run, setup, step};
 
 /// The image the first page's board runs: the emulated Cortex-M4's default.
 const FIRST_IMAGE: (&str, &str) = ("mps2-an386", DEFAULT_VARIANT);
 
 pub fn dev(project: &Project, serve_args: &[&str]) -> Result<()> {
     let started = Instant::now();
-    let cross = setup::ensure_packages(project, false)?;
+    let cross = setup::ensure(project, false)?;
+    since(started, "what was missing installed");
     std::fs::create_dir_all(project.dist().join("firmware"))?;
-    let log = |name: &str| project.target.join(format!("dev-{name}.log"));
-
-    // Beside the firmware and the browser benchmark (one cross target
-    // directory, so one after the other), each with its output in a log.
-    let wasm_bindgen = match setup::wasm_bindgen_install(project)? {
-        Some(mut install) => Some(Beside::spawn("wasm-bindgen-cli", &mut install, log("wasm-bindgen"))?),
-        None => None,
-    };
-    let server = Beside::spawn(
-        "the server",
-        cargo_host(project).args(["build", "--package", "pqbench"]),
-        log("server"),
-    )?;
-    let dashboard = Beside::spawn("the dashboard", &mut project.dashboard_compile(&cross), log("dashboard"))?;
-
     let (firmware, variant) = FIRST_IMAGE;
     let board = Board::by_firmware(firmware).context("the catalogue has the emulated Cortex-M4")?;
     let variant = Variant::named(variant).context("the default variant")?;
     project.build_image(&cross, board, variant)?;
-    since(started, "the emulated board's image");
-    let bench = project.compile_browser_bench(&cross)?;
-    if let Some(install) = wasm_bindgen {
-        install.wait()?;
-    }
-    project.finish_browser_bench(&bench)?;
-    since(started, "the browser benchmark");
-    dashboard.wait()?;
-    project.finish_dashboard()?;
-    since(started, "the dashboard");
-    server.wait()?;
-    since(started, "the server");
+    since(started, "the emulated board's image built");
+    project.build_dashboard(&cross)?;
+    since(started, "the dashboard built");
+    step("server");
+    run(cargo_host(project).args(["build", "--package", "pqbench"]))?;
+    since(started, "the server built");
 
-    let queue = rest_of_images();
+    let log = project.target.join("dev-images.log");
     step(&format!(
-        "building the other {} firmware images behind the server, one at a time (output in {})",
-        queue.len(),
-        log("images").display()
+        "building the browser benchmark, then the other {} firmware images, behind the server (output in {})",
+        rest_of_images().len(),
+        log.display()
     ));
     let exe = std::env::current_exe().context("finding xtask's own executable")?;
-    let rest = Beside::spawn("the other images", Command::new(exe).arg("build-rest"), log("images"))?;
+    let rest = Behind::spawn(Command::new(exe).arg("build-rest"), &log)?;
     let served = project.serve(serve_args);
-    // The server stopped (or never started): the images' build stops too.
+    // The server stopped (or never started): the build behind it stops too.
     drop(rest);
     served
 }
 
 fn since(started: Instant, what: &str) {
-    eprintln!("    {what} built, {} s after `dev` started", started.elapsed().as_secs());
+    eprintln!("    {what}, {} s after `dev` started", started.elapsed().as_secs());
 }
 
-/// A build run beside others, its output into a log; killed if dropped
-/// before it ends (an error elsewhere stops the whole `dev`).
-struct Beside {
-    what: &'static str,
-    child: Child,
-    log: PathBuf,
-}
+/// The build behind the server, its output into a log; killed when
+/// dropped, as the server has stopped.
+struct Behind(Child);
 
-impl Beside {
-    fn spawn(what: &'static str, command: &mut Command, log: PathBuf) -> Result<Beside> {
-        step(&format!("{what}, built alongside (its output in {})", log.display()));
-        let out = File::create(&log).with_context(|| format!("creating {}", log.display()))?;
+impl Behind {
+    fn spawn(command: &mut Command, log: &Path) -> Result<Behind> {
+        let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let child = command
             .stdout(out.try_clone()?)
             .stderr(out)
             .stdin(Stdio::null())
             .spawn()
             .with_context(|| format!("starting {command:?}"))?;
-        Ok(Beside { what, child, log })
-    }
-
-    fn wait(mut self) -> Result<()> {
-        let status = self.child.wait().with_context(|| format!("waiting for {}", self.what))?;
-        if !status.success() {
-            let tail = std::fs::read_to_string(&self.log).unwrap_or_default();
-            let tail: Vec<&str> = tail.lines().rev().take(30).collect();
-            for line in tail.iter().rev() {
-                eprintln!("{line}");
-            }
-            bail!("{} did not build ({status}): its whole output is in {}", self.what, self.log.display());
-        }
-        Ok(())
+        Ok(Behind(child))
     }
 }
 
-impl Drop for Beside {
+impl Drop for Behind {
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(None)) {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        if matches!(self.0.try_wait(), Ok(None)) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
         }
     }
 }
@@ -147,6 +107,11 @@ pub fn build_rest(project: &Project, cross: &CrossToolchain) -> Result<()> {
     let mut builds = ImageBuilds::queue(std::process::id(), files.iter().map(String::as_str));
     let progress = project.dist().join("firmware").join(FILE);
     write_progress(&progress, &builds)?;
+    // First what the page's own "Run in this browser" needs.
+    let bench = project.build_browser_bench(cross);
+    if let Err(error) = &bench {
+        eprintln!("the browser benchmark did not build: {error:#}");
+    }
     let mut failed = 0;
     for ((board, variant), file) in queue.iter().zip(&files) {
         builds.set(file, ImageState::Building);
@@ -175,7 +140,7 @@ pub fn build_rest(project: &Project, cross: &CrossToolchain) -> Result<()> {
     if failed > 0 {
         bail!("{failed} of {} images did not build", files.len());
     }
-    Ok(())
+    bench
 }
 
 /// Replaces the progress file whole, so that a reader never sees half of it.

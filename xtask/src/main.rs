@@ -12,8 +12,8 @@
 //!   it), and `build-dashboard`: the dashboard alone, into `<target>/dist`,
 //!   while working on them.
 //! - `dev`: setup, then `pqbench serve` with an SQLite file as soon as the
-//!   server, the dashboard, the browser benchmark and the emulated board's
-//!   default image are built; the other images are built behind it
+//!   emulated board's default image, the dashboard and the server are
+//!   built; the browser benchmark and the other images are built behind it
 //!   (`build-rest`, see `dev.rs`).
 //! - `test`: setup --tests, build, then every test (Rust and browser), with
 //!   a throwaway PostgreSQL server for the store's tests.
@@ -105,8 +105,10 @@ const TEST_IMAGES: &[TestImage] = &[
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
-/// Rust flags of both wasm builds. simd128 lets LLVM vectorise loops; every
-/// current browser has it. Measured with `bench-browser`: ML-DSA-65 +4 to 18% and ML-KEM-768
+/// Rust flags of both wasm builds (the benchmark and the dashboard share a
+/// target directory, so they share flags, or each would rebuild the other's
+/// dependencies). simd128 lets LLVM vectorise loops; every current browser
+/// has it. Measured with `bench-browser`: ML-DSA-65 +4 to 18% and ML-KEM-768
 /// +8% alone, about +2% on top of [`WASM_OPT`].
 const WASM_RUSTFLAGS: (&str, &str) =
     ("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", "-C target-feature=+simd128");
@@ -152,7 +154,7 @@ fn main() -> Result<()> {
             project.build_dashboard(&cross)
         }
         ["dev", rest @ ..] => dev::dev(&project, rest),
-        // dev's child, building the images the first page does not wait for.
+        // dev's child, building what the first page does not wait for.
         ["build-rest"] => {
             let cross = toolchain::detect().context("no cross toolchain: run `cargo xtask setup`")?;
             dev::build_rest(&project, &cross)
@@ -244,32 +246,12 @@ impl Project {
         Ok(())
     }
 
-    /// The dashboard's own cross target directory. Cargo builds into a
-    /// target directory one build at a time, and `cargo xtask dev` compiles
-    /// the dashboard beside the firmware and the browser benchmark; the few
-    /// crates they share are compiled twice for it.
-    fn dashboard_target(&self) -> PathBuf {
-        self.target.join("cross-web")
-    }
-
     /// The dashboard alone into `<dist>`: its wasm, page, styles and
     /// start-up script (`cargo xtask build-dashboard`, while working on it).
     fn build_dashboard(&self, cross: &CrossToolchain) -> Result<()> {
-        step("dashboard (wasm)");
-        run(&mut self.dashboard_compile(cross))?;
-        self.finish_dashboard()
-    }
-
-    /// The dashboard's compile: [`Project::build_dashboard`]'s first half.
-    fn dashboard_compile(&self, cross: &CrossToolchain) -> Command {
-        let target_dir = self.dashboard_target();
-        cross.build_command(self, &target_dir, "pqbench-web", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])
-    }
-
-    /// The compiled dashboard's bindings, page and scripts into `<dist>`.
-    fn finish_dashboard(&self) -> Result<()> {
         let dist = self.dist();
-        let out = toolchain::outputs(&self.dashboard_target(), WASM_TARGET, "wasm");
+        step("dashboard (wasm)");
+        let out = cross.build_with_env(self, "pqbench-web", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
         self.wasm_bindgen(&out.join("pqbench_web.wasm"), &dist.join("pkg"))?;
         // The page, its styles and its start-up script: separate files, as
         // the server's Content-Security-Policy runs nothing inline.
@@ -343,20 +325,10 @@ impl Project {
 
     /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
     fn build_browser_bench(&self, cross: &CrossToolchain) -> Result<()> {
-        let out = self.compile_browser_bench(cross)?;
-        self.finish_browser_bench(&out)
-    }
-
-    /// The browser benchmark's compile; the folder of its output.
-    fn compile_browser_bench(&self, cross: &CrossToolchain) -> Result<PathBuf> {
         step("browser benchmark (wasm)");
-        cross.build_with_env(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])
-    }
-
-    /// The compiled browser benchmark's bindings, optimised, with its
-    /// workers and JavaScript peers, into `<dist>/bench`.
-    fn finish_browser_bench(&self, out: &Path) -> Result<()> {
         let dist = self.dist();
+        let out =
+            cross.build_with_env(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
         self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
         let wasm = dist.join("bench/pqbench_wasm_bench_bg.wasm");
         run(Command::new("node")

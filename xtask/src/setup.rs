@@ -9,16 +9,6 @@ use crate::toolchain::{self, CrossToolchain};
 use crate::{Project, postgres, run, step};
 
 pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
-    let cross = ensure_packages(project, for_tests)?;
-    if let Some(mut install) = wasm_bindgen_install(project)? {
-        run(&mut install)?;
-    }
-    Ok(cross)
-}
-
-/// All of [`ensure`] but wasm-bindgen, which [`wasm_bindgen_install`]
-/// installs, for a caller that installs it beside its first builds.
-pub fn ensure_packages(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     let mut packages: Vec<&str> = Vec::new();
     if !on_path("qemu-system-arm") {
         packages.push("qemu-system-arm");
@@ -44,6 +34,19 @@ pub fn ensure_packages(project: &Project, for_tests: bool) -> Result<CrossToolch
     let cross =
         toolchain::detect().context("no cross toolchain for the boards and wasm after installing one")?;
 
+    let wanted = locked_version(&project.root, "wasm-bindgen")?;
+    if installed_wasm_bindgen().as_deref() != Some(wanted.as_str()) {
+        step(&format!("installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"));
+        // Not --locked: the CLI's own lockfile may pin crates newer than a
+        // registry mirror carries; the CLI's version is what must match.
+        run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+            "install",
+            "wasm-bindgen-cli",
+            "--version",
+            &wanted,
+        ]))?;
+    }
+
     // One npm manifest: wasm-opt for the build; playwright-core and the
     // browser benchmark's JavaScript peers for the tests and bench-browser.
     let npm = npm_dir(project);
@@ -55,21 +58,6 @@ pub fn ensure_packages(project: &Project, for_tests: bool) -> Result<CrossToolch
         kat_python(project)?;
     }
     Ok(cross)
-}
-
-/// The command that installs wasm-bindgen-cli at the version Cargo.lock
-/// pins, if it is not installed at that version.
-pub fn wasm_bindgen_install(project: &Project) -> Result<Option<Command>> {
-    let wanted = locked_version(&project.root, "wasm-bindgen")?;
-    if installed_wasm_bindgen().as_deref() == Some(wanted.as_str()) {
-        return Ok(None);
-    }
-    step(&format!("installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"));
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    // Not --locked: the CLI's own lockfile may pin crates newer than a
-    // registry mirror carries; the CLI's version is what must match.
-    command.args(["install", "wasm-bindgen-cli", "--version", &wanted]);
-    Ok(Some(command))
 }
 
 /// The pinned Python packages the ML-KEM/ML-DSA known answers are derived

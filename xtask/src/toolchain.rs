@@ -63,23 +63,6 @@ impl CrossToolchain {
         env: &[(&str, &str)],
     ) -> Result<PathBuf> {
         let target_dir = project.cross_target();
-        run(&mut self.build_command(project, &target_dir, package, target, profile, extra, env))?;
-        Ok(outputs(&target_dir, target, profile))
-    }
-
-    /// The command [`CrossToolchain::build_with_env`] runs, into
-    /// `target_dir`, for a caller that runs it beside other builds.
-    #[allow(clippy::too_many_arguments)]
-    pub fn build_command(
-        self,
-        project: &Project,
-        target_dir: &Path,
-        package: &str,
-        target: &str,
-        profile: &str,
-        extra: &[&str],
-        env: &[(&str, &str)],
-    ) -> Command {
         let mut command = match self {
             CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
             CrossToolchain::DebianBuildStd => {
@@ -103,18 +86,14 @@ impl CrossToolchain {
             .current_dir(&project.root)
             .args(["build", "--package", package, "--target", target, "--profile", profile])
             .arg("--target-dir")
-            .arg(target_dir)
+            .arg(&target_dir)
             .args(extra)
             .envs(env.iter().copied());
         if self == CrossToolchain::DebianBuildStd {
             let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
             command.arg(format!("-Zbuild-std={std}"));
         }
-        command
+        run(&mut command)?;
+        Ok(target_dir.join(target).join(profile))
     }
-}
-
-/// Where a build into `target_dir` leaves its outputs.
-pub fn outputs(target_dir: &Path, target: &str, profile: &str) -> PathBuf {
-    target_dir.join(target).join(profile)
 }
