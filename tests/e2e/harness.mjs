@@ -27,12 +27,13 @@ function freePort() {
   });
 }
 
-// `args`: more of `pqbench serve`'s options.
-export async function startServer({ args = [] } = {}) {
+// `args`: more of `pqbench serve`'s options; `dist`: another folder of
+// built dashboard and images than the test run's.
+export async function startServer({ args = [], dist: served = dist } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'pqbench-e2e-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'pqbench.db'), '--dist', dist, ...args], {
+  const child = spawn(bin, ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'pqbench.db'), '--dist', served, ...args], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30_000;
