@@ -24,6 +24,10 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     if for_tests && !Path::new("/usr/bin/chromium").exists() {
         packages.push("chromium");
     }
+    // The timing model's decoder is checked against LLVM's disassembler.
+    if for_tests && !on_path("llvm-objdump-22") && !on_path("llvm-objdump") {
+        packages.push("llvm-22");
+    }
     // The store's tests run against a real server (see postgres.rs).
     if for_tests && postgres::server_bin_dir().is_none() {
         packages.push("postgresql");
