@@ -79,7 +79,7 @@ impl ServedHosts {
         name.parse::<std::net::IpAddr>().is_ok()
             || name == "localhost"
             || name.ends_with(".localhost")
-            || self.names.iter().any(|allowed| *allowed == name)
+            || self.names.contains(&name)
     }
 }
 
