@@ -350,7 +350,8 @@ impl Project {
     }
 
     fn serve(&self, extra: &[&str]) -> Result<()> {
-        step("serving the dashboard at http://127.0.0.1:8080 (Ctrl-C stops it)");
+        // The server says the address it listens on as it starts.
+        step("serving the dashboard (Ctrl-C stops it)");
         let mut command = Command::new(self.server_binary());
         command.arg("serve").env("PQBENCH_DIST", self.dist()).current_dir(&self.root);
         if !extra.iter().any(|a| a.starts_with("--db")) {
