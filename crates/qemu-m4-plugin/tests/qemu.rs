@@ -1,0 +1,133 @@
+//! The plugin in the real QEMU (`qemu-system-arm`, mps2-an386): a
+//! hand-assembled image runs a counted loop and ends through semihosting,
+//! and the plugin's cycles are the TRM's for that instruction stream.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The plugin cargo built for this test: beside it in `deps/` (or, built
+/// by `cargo build`, one folder up).
+fn plugin() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let file = "libpqbench_qemu_m4_plugin.so";
+    let plugin = [deps.join(file), deps.parent().unwrap().join(file)].into_iter().find(|p| p.is_file());
+    plugin.unwrap_or_else(|| panic!("no {file} beside {}", exe.display()))
+}
+
+/// The image: a vector table (stack at the top of the first 4 KiB of
+/// SSRAM2, reset at 0x40), then at 0x40:
+///
+/// ```text
+///        movs  r0, #10            @ 1
+///        mov.w r2, #0x20000000    @ 1
+/// loop:  ldr   r1, [r2]           @ 2
+///        subs  r0, #1             @ 1
+///        bne   loop               @ 1 + P taken (9 times), 1 not taken
+///        movs  r0, #0x18          @ 1  SYS_EXIT
+///        movw  r1, #0x26          @ 1  ADP_Stopped_ApplicationExit
+///        movt  r1, #2             @ 1
+///        bkpt  #0xab              @ 1  semihosting
+/// ```
+///
+/// (encodings from `llvm-mc -show-encoding`).
+fn image() -> Vec<u8> {
+    let mut image = vec![0u8; 0x40];
+    image[0..4].copy_from_slice(&0x2000_1000u32.to_le_bytes());
+    image[4..8].copy_from_slice(&0x41u32.to_le_bytes());
+    image.extend_from_slice(&[
+        0x0a, 0x20, // movs r0, #10
+        0x4f, 0xf0, 0x00, 0x52, // mov.w r2, #0x20000000
+        0x11, 0x68, // loop: ldr r1, [r2]
+        0x01, 0x38, // subs r0, #1
+        0xfc, 0xd1, // bne loop
+        0x18, 0x20, // movs r0, #0x18
+        0x40, 0xf2, 0x26, 0x01, // movw r1, #0x26
+        0xc0, 0xf2, 0x02, 0x01, // movt r1, #2
+        0xab, 0xbe, // bkpt #0xab
+    ]);
+    image
+}
+
+fn run(dir: &Path, options: &str) -> Output {
+    let kernel = dir.join("loop.bin");
+    std::fs::write(&kernel, image()).unwrap();
+    let mut plugin = format!("{}", plugin().display());
+    if !options.is_empty() {
+        plugin = format!("{plugin},{options}");
+    }
+    Command::new("timeout")
+        .args([
+            "30",
+            "qemu-system-arm",
+            "-M",
+            "mps2-an386",
+            "-nographic",
+            "-monitor",
+            "none",
+            "-serial",
+            "none",
+        ])
+        // The plugin speaks through QEMU's log, which `-d plugin` shows.
+        .args([
+            "-d",
+            "plugin",
+            "-icount",
+            "shift=0",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-kernel",
+        ])
+        .arg(&kernel)
+        .args(["-plugin", &plugin])
+        .output()
+        .unwrap()
+}
+
+fn counts(dir: &Path, options: &str) -> (u64, u64) {
+    let out = dir.join("counts.txt");
+    let output = run(dir, &format!("out={}{options}", out.display()));
+    assert!(output.status.success(), "qemu: {output:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let value = |key: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(key)?.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no {key} in {text:?}"))
+    };
+    (value("m4-model-cycles "), value("instructions "))
+}
+
+#[test]
+fn a_counted_loop_costs_what_the_trm_says_and_the_same_every_run() {
+    let dir = tempfile_dir();
+    let (cycles, instructions) = counts(&dir, "");
+    // 2 before the loop, 3 per pass, 4 after.
+    assert_eq!(instructions, 2 + 10 * 3 + 4);
+    // 1 + 1; nine passes of 2 + 1 + (1 + P); the last of 2 + 1 + 1; 4 x 1.
+    let p = 2;
+    assert_eq!(cycles, 2 + 9 * (2 + 1 + 1 + p) + (2 + 1 + 1) + 4);
+    assert_eq!(counts(&dir, "").0, cycles, "a second run counts the same");
+    // The refill is the model's parameter, and so are the wait states.
+    assert_eq!(counts(&dir, ",refill=1").0, cycles - 9);
+    assert_eq!(counts(&dir, ",wait_states=5").0, cycles + 9 * 5);
+}
+
+#[test]
+fn a_wrong_option_stops_qemu_with_why() {
+    let dir = tempfile_dir();
+    let output = run(&dir, "speed=3");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("no option \"speed\""), "{said}");
+}
+
+/// A folder of this test's own under the system's temporary one.
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "pqbench-m4-plugin-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
