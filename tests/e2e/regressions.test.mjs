@@ -71,11 +71,15 @@ test('ordinary browser runs are rarely flagged, and one slowed on purpose is', a
   }
   assert.equal(welch, JUDGED * 3, 'every operation of every run was judged by Welch');
   console.log(`Welch's test (α = 0.01) flagged ${flagged.length} of ${welch} judgements of ordinary runs: ${flagged.join('; ') || 'none'}`);
-  // Measured on a 2-core machine (BENCHMARKS.md): 9 of 240 in four runs
-  // of this test, 2 of them "slower". Bounds with room for a bad minute.
+  // Measured on a 2-core machine (BENCHMARKS.md): 13 of 300 in five runs
+  // of this test, 6 of them "slower", and in one run 4 of 60, all slower
+  // (runs 24 to 40% slower than the five before them: the machine's own
+  // swings). Bounds a detector that flags on noise fails, with room for
+  // such a run: a bound at that run's rate fails, by a binomial estimate
+  // at the measured 2%, about one CI run in 30.
   const slowerFlags = flagged.filter((f) => / slower /.test(f)).length;
-  assert.ok(slowerFlags <= welch * 0.05, `false regressions: ${slowerFlags} of ${welch}: ${flagged.join('; ')}`);
-  assert.ok(flagged.length <= welch * 0.1, `false changes: ${flagged.length} of ${welch}: ${flagged.join('; ')}`);
+  assert.ok(slowerFlags <= welch * 0.1, `false regressions: ${slowerFlags} of ${welch}: ${flagged.join('; ')}`);
+  assert.ok(flagged.length <= welch * 0.15, `false changes: ${flagged.length} of ${welch}: ${flagged.join('; ')}`);
 
   // Slowed on purpose: each timed call does the operation four times.
   const slowed = await runOnce(page, board, 4);
