@@ -2,14 +2,15 @@
 //!
 //! What the first page and a first run on the emulated board need is built
 //! first, one build after another: the emulated board's default image, the
-//! dashboard and the server. (Built side by side on two cores they took
-//! longer: every crate of the cross builds is one codegen unit, yet four
-//! builds at once left each slower than alone.) Then the server starts, and
-//! the browser benchmark and every other firmware image are built behind
-//! it, one at a time, by a child process (`xtask build-rest`) that keeps the
-//! progress file (`pqbench_boards::image_builds`) beside the images; the
-//! server lists a board whose image is still to come as "building", with how
-//! far the build is, and takes each image as it lands.
+//! dashboard and the server. (Built side by side they took longer: four
+//! cargo builds at once on two cores were slower in all than the same
+//! builds in turn; BENCHMARKS.md, "The first page on a fresh clone".) Then
+//! the server starts, and the browser benchmark and every other firmware
+//! image are built behind it, one at a time, by a child process (`xtask
+//! build-rest`) that keeps the progress file (`pqbench_boards::image_builds`)
+//! beside the images; the server lists a board whose image is still to come
+//! as "building", with how far the build is, and takes each image as it
+//! lands.
 
 use std::fs::File;
 use std::path::Path;
@@ -61,7 +62,9 @@ fn since(started: Instant, what: &str) {
 }
 
 /// The build behind the server, its output into a log; killed when
-/// dropped, as the server has stopped.
+/// dropped, as the server has stopped. (A cargo build it had started
+/// finishes its one image and ends; Ctrl-C, sent to the whole process
+/// group, stops it at once.)
 struct Behind(Child);
 
 impl Behind {
