@@ -71,8 +71,8 @@ test('ordinary browser runs are rarely flagged, and one slowed on purpose is', a
   }
   assert.equal(welch, JUDGED * 3, 'every operation of every run was judged by Welch');
   console.log(`Welch's test (α = 0.01) flagged ${flagged.length} of ${welch} judgements of ordinary runs: ${flagged.join('; ') || 'none'}`);
-  // Measured on a 2-core machine (BENCHMARKS.md): 13 of 300 in five runs
-  // of this test, 6 of them "slower", and in one run 4 of 60, all slower
+  // Measured on a 2-core machine (BENCHMARKS.md): 19 of 360 in six runs
+  // of this test, 10 of them "slower", and in one run 4 of 60, all slower
   // (runs 24 to 40% slower than the five before them: the machine's own
   // swings). Bounds a detector that flags on noise fails, with room for
   // such a run: a bound at that run's rate fails, by a binomial estimate
