@@ -14,6 +14,7 @@ use crate::Project;
 const TABLES: &[(&str, &str, &str)] = &[
     ("LIBCRUX", "opt-s", "libcrux's ML-KEM and ML-DSA"),
     ("RUSTCRYPTO", "opt-s-rustcrypto", "RustCrypto's `ml-kem` and `ml-dsa`"),
+    ("PQCLEAN", "opt-s-pqclean", "PQClean's `clean` C ML-KEM and ML-DSA"),
 ];
 
 pub fn write(project: &Project) -> Result<()> {
@@ -79,8 +80,10 @@ pub fn write(project: &Project) -> Result<()> {
          /// the ML-KEM/ML-DSA implementation this build uses.\n\
          #[cfg(feature = \"libcrux\")]\n\
          pub const NEEDS: &[(&str, &str, u32, u32)] = LIBCRUX;\n\
-         #[cfg(not(feature = \"libcrux\"))]\n\
+         #[cfg(all(feature = \"rustcrypto\", not(feature = \"libcrux\")))]\n\
          pub const NEEDS: &[(&str, &str, u32, u32)] = RUSTCRYPTO;\n\
+         #[cfg(not(any(feature = \"libcrux\", feature = \"rustcrypto\")))]\n\
+         pub const NEEDS: &[(&str, &str, u32, u32)] = PQCLEAN;\n\
          {tables}"
     );
     let path = project.root.join("crates/suite/src/needs.rs");

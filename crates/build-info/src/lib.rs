@@ -21,6 +21,11 @@ use std::process::Command;
 pub const PQC_CRATES: &[(&str, &[&str])] =
     &[("libcrux", &["libcrux-ml-kem", "libcrux-ml-dsa"]), ("rustcrypto", &["ml-kem", "ml-dsa"])];
 
+/// PQClean's C, which is in no crate's version: named for the code, at the
+/// version of the crates.io package each part was vendored from
+/// (`crates/pqclean/c/README.md`; a test keeps the two in step).
+pub const PQCLEAN_CODE: &[(&str, &str)] = &[("pqclean-ml-kem", "0.1.1"), ("pqclean-ml-dsa", "0.1.2")];
+
 /// The other crates whose versions decide the figures, as `pqbench-suite`
 /// uses them.
 pub const CRYPTO_CRATES: &[&str] = &[
@@ -47,10 +52,16 @@ pub fn emit() {
     let lock = fs::read_to_string(workspace.join("Cargo.lock")).unwrap_or_default();
     let pqc = env::var("DEP_PQBENCH_SUITE_PQC").unwrap_or_default();
     let pqc_crates = PQC_CRATES.iter().find(|(name, _)| *name == pqc).map_or(&[][..], |(_, crates)| crates);
-    let crates: Vec<String> = pqc_crates
+    let vendored = if pqc == "pqclean" { PQCLEAN_CODE } else { &[] };
+    let crates: Vec<String> = vendored
         .iter()
-        .chain(CRYPTO_CRATES)
-        .filter_map(|name| suite_dependency_version(&lock, name).map(|v| format!("{name}@{v}")))
+        .map(|(name, version)| format!("{name}@{version}"))
+        .chain(
+            pqc_crates
+                .iter()
+                .chain(CRYPTO_CRATES)
+                .filter_map(|name| suite_dependency_version(&lock, name).map(|v| format!("{name}@{v}"))),
+        )
         .collect();
     let mut features: Vec<String> = env::vars()
         .filter_map(|(k, _)| k.strip_prefix("CARGO_FEATURE_").map(|f| f.to_lowercase().replace('_', "-")))
@@ -176,6 +187,22 @@ fn rustc_version() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The versions the build names PQClean's code by are those its
+    /// sources were vendored from.
+    #[test]
+    fn pqclean_code_is_named_for_the_packages_it_came_from() {
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../pqclean/c/README.md")).unwrap();
+        let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+        for (name, version) in PQCLEAN_CODE {
+            let package = name.replace("pqclean-ml-", "pqcrypto-ml");
+            assert!(
+                readme.contains(&format!("`{package}` {version}")),
+                "{package} {version} not in the README"
+            );
+        }
+    }
 
     const LOCK: &str = r#"
 [[package]]

@@ -13,3 +13,11 @@ pub(crate) use libcrux::*;
 pub(crate) mod rustcrypto;
 #[cfg(all(feature = "rustcrypto", not(feature = "libcrux")))]
 pub(crate) use rustcrypto::*;
+
+// PQClean's C, where neither Rust implementation is chosen; a test build
+// with the others checks its known answers too (`kat::tests`).
+#[cfg(all(feature = "pqclean", any(not(any(feature = "libcrux", feature = "rustcrypto")), test)))]
+#[cfg_attr(any(feature = "libcrux", feature = "rustcrypto"), allow(dead_code, unused_imports))]
+pub(crate) mod pqclean;
+#[cfg(all(feature = "pqclean", not(any(feature = "libcrux", feature = "rustcrypto"))))]
+pub(crate) use pqclean::*;

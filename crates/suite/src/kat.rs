@@ -319,6 +319,55 @@ mod tests {
         dsa::<libcrux_dsa::MlDsa87, rustcrypto_dsa::MlDsa87>("ML-DSA-87");
     }
 
+    /// PQClean's C beside libcrux (`--features libcrux,rustcrypto,pqclean`),
+    /// as libcrux beside RustCrypto above.
+    #[cfg(all(feature = "libcrux", feature = "pqclean"))]
+    #[test]
+    fn libcrux_and_pqclean_agree_byte_for_byte() {
+        use pqbench_pqclean::{Dsa, Kem, Random};
+
+        use crate::dsa::libcrux as libcrux_dsa;
+        use crate::kem::libcrux as libcrux_kem;
+
+        fn kem<L: libcrux_kem::MlKem, C: Kem>(name: &str) {
+            let keys = L::generate(KEM_SEED);
+            let (ct, ss) = L::encapsulate(&keys, KEM_M);
+            let (pk, sk) = C::keypair_derand(&KEM_SEED);
+            let (their_ct, their_ss) = C::encapsulate_derand(&pk, &KEM_M);
+            let mut tampered = their_ct.clone();
+            tampered.as_mut()[0] ^= 1;
+            let (our_ek, our_dk) = L::encoded_keys(&keys);
+            assert_eq!(our_ek, pk.as_ref(), "{name} ek");
+            assert_eq!(our_dk, sk.as_ref(), "{name} dk");
+            assert_eq!(L::encoded_ciphertext(&ct), their_ct.as_ref(), "{name} ct");
+            assert_eq!(ss, their_ss, "{name} shared secret");
+            assert_eq!(
+                L::decapsulate(&keys, &L::tampered(&ct)),
+                C::decapsulate(&sk, &tampered),
+                "{name} rejection"
+            );
+        }
+        kem::<libcrux_kem::MlKem512, pqbench_pqclean::MlKem512>("ML-KEM-512");
+        kem::<libcrux_kem::MlKem768, pqbench_pqclean::MlKem768>("ML-KEM-768");
+        kem::<libcrux_kem::MlKem1024, pqbench_pqclean::MlKem1024>("ML-KEM-1024");
+
+        fn dsa<L: libcrux_dsa::MlDsa, C: Dsa>(name: &str) {
+            let keys = L::generate(DSA_XI);
+            let signature = L::sign(&keys, DSA_MESSAGE, DSA_RND).expect("libcrux signs");
+            let (pk, sk) =
+                C::keypair(&mut Random::new(&mut |buffer: &mut [u8]| buffer.copy_from_slice(&DSA_XI)));
+            let mut rnd = |buffer: &mut [u8]| buffer.copy_from_slice(&DSA_RND);
+            let their_signature = C::sign(&sk, DSA_MESSAGE, DSA_CONTEXT, &mut Random::new(&mut rnd)).unwrap();
+            let (our_pk, our_sk) = L::encoded_keys(&keys);
+            assert_eq!(our_pk, pk.as_ref(), "{name} pk");
+            assert_eq!(our_sk, sk.as_ref(), "{name} sk");
+            assert_eq!(L::encoded_signature(&signature), their_signature.as_ref(), "{name} signature");
+        }
+        dsa::<libcrux_dsa::MlDsa44, pqbench_pqclean::MlDsa44>("ML-DSA-44");
+        dsa::<libcrux_dsa::MlDsa65, pqbench_pqclean::MlDsa65>("ML-DSA-65");
+        dsa::<libcrux_dsa::MlDsa87, pqbench_pqclean::MlDsa87>("ML-DSA-87");
+    }
+
     #[test]
     fn a_seed_is_faulted_only_when_asked() {
         assert_eq!(keygen_seed(KEM_SEED), KEM_SEED);

@@ -1,6 +1,7 @@
 //! ML-KEM (FIPS 203): the implementation this build chose (the crate's
-//! `libcrux` or `rustcrypto` feature; libcrux when both are on). Each gives
-//! `MlKem512`, `MlKem768`, `MlKem1024` and one `bench` for all three.
+//! `libcrux`, `rustcrypto` or `pqclean` feature; the first of them that is
+//! on). Each gives `MlKem512`, `MlKem768`, `MlKem1024` and one `bench` for
+//! all three.
 
 #[cfg(feature = "libcrux")]
 pub(crate) mod libcrux;
@@ -14,3 +15,11 @@ pub(crate) use libcrux::*;
 pub(crate) mod rustcrypto;
 #[cfg(all(feature = "rustcrypto", not(feature = "libcrux")))]
 pub(crate) use rustcrypto::*;
+
+// PQClean's C, where neither Rust implementation is chosen; a test build
+// with the others checks its known answers too (`kat::tests`).
+#[cfg(all(feature = "pqclean", any(not(any(feature = "libcrux", feature = "rustcrypto")), test)))]
+#[cfg_attr(any(feature = "libcrux", feature = "rustcrypto"), allow(dead_code, unused_imports))]
+pub(crate) mod pqclean;
+#[cfg(all(feature = "pqclean", not(any(feature = "libcrux", feature = "rustcrypto"))))]
+pub(crate) use pqclean::*;

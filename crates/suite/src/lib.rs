@@ -24,8 +24,10 @@
 
 extern crate alloc;
 
-#[cfg(not(any(feature = "libcrux", feature = "rustcrypto")))]
-compile_error!("pqbench-suite needs an ML-KEM/ML-DSA implementation: the `libcrux` or `rustcrypto` feature");
+#[cfg(not(any(feature = "libcrux", feature = "rustcrypto", feature = "pqclean")))]
+compile_error!(
+    "pqbench-suite needs an ML-KEM/ML-DSA implementation: the `libcrux`, `rustcrypto` or `pqclean` feature"
+);
 
 mod aead;
 pub mod calibrate;

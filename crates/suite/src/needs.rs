@@ -8,8 +8,10 @@
 /// the ML-KEM/ML-DSA implementation this build uses.
 #[cfg(feature = "libcrux")]
 pub const NEEDS: &[(&str, &str, u32, u32)] = LIBCRUX;
-#[cfg(not(feature = "libcrux"))]
+#[cfg(all(feature = "rustcrypto", not(feature = "libcrux")))]
 pub const NEEDS: &[(&str, &str, u32, u32)] = RUSTCRYPTO;
+#[cfg(not(any(feature = "libcrux", feature = "rustcrypto")))]
+pub const NEEDS: &[(&str, &str, u32, u32)] = PQCLEAN;
 
 /// With libcrux's ML-KEM and ML-DSA (the `opt-s` image).
 pub const LIBCRUX: &[(&str, &str, u32, u32)] = &[
@@ -96,5 +98,49 @@ pub const RUSTCRYPTO: &[(&str, &str, u32, u32)] = &[
     ("SHA-512", "hash", 2840, 0),
     ("SHA3-256", "hash", 2392, 0),
     ("SHAKE128", "hash", 2360, 0),
+    ("SHAKE256", "hash", 2512, 0),
+];
+
+/// With PQClean's `clean` C ML-KEM and ML-DSA (the `opt-s-pqclean` image).
+pub const PQCLEAN: &[(&str, &str, u32, u32)] = &[
+    ("ML-KEM-512", "keygen", 19712, 208),
+    ("ML-KEM-512", "encaps", 19712, 208),
+    ("ML-KEM-512", "decaps", 19712, 216),
+    ("ML-KEM-768", "keygen", 29888, 208),
+    ("ML-KEM-768", "encaps", 29888, 208),
+    ("ML-KEM-768", "decaps", 29888, 216),
+    ("ML-KEM-1024", "keygen", 41136, 208),
+    ("ML-KEM-1024", "encaps", 41136, 208),
+    ("ML-KEM-1024", "decaps", 41136, 216),
+    ("ML-DSA-44", "keygen", 69768, 216),
+    ("ML-DSA-44", "sign", 69784, 216),
+    ("ML-DSA-44", "verify", 69784, 216),
+    ("ML-DSA-65", "keygen", 105200, 216),
+    ("ML-DSA-65", "sign", 105216, 216),
+    ("ML-DSA-65", "verify", 105216, 216),
+    ("ML-DSA-87", "keygen", 156496, 216),
+    ("ML-DSA-87", "sign", 156504, 216),
+    ("ML-DSA-87", "verify", 156504, 216),
+    ("RSA-2048", "public", 7376, 6144),
+    ("RSA-2048", "private", 7432, 6656),
+    ("ECDSA-P256", "sign", 6816, 0),
+    ("ECDSA-P256", "verify", 6888, 0),
+    ("ECDH-P256", "keygen", 3336, 0),
+    ("ECDH-P256", "agree", 3456, 0),
+    ("X25519", "keygen", 2744, 0),
+    ("X25519", "agree", 2864, 0),
+    ("Ed25519", "keygen", 7992, 0),
+    ("Ed25519", "sign", 7992, 0),
+    ("Ed25519", "verify", 8064, 0),
+    ("AES-128-GCM", "encrypt", 6536, 0),
+    ("AES-128-GCM", "decrypt", 6536, 0),
+    ("AES-256-GCM", "encrypt", 7192, 0),
+    ("AES-256-GCM", "decrypt", 7192, 0),
+    ("ChaCha20-Poly1305", "encrypt", 4700, 0),
+    ("ChaCha20-Poly1305", "decrypt", 4700, 0),
+    ("SHA-256", "hash", 2160, 0),
+    ("SHA-512", "hash", 2840, 0),
+    ("SHA3-256", "hash", 2392, 0),
+    ("SHAKE128", "hash", 2352, 0),
     ("SHAKE256", "hash", 2512, 0),
 ];

@@ -212,9 +212,11 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
 async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
     common::firmware_dist();
     let server = common::start_server(&[]).await;
-    for (variant, table) in
-        [("opt-s", pqbench_suite::needs::LIBCRUX), ("opt-s-rustcrypto", pqbench_suite::needs::RUSTCRYPTO)]
-    {
+    for (variant, table) in [
+        ("opt-s", pqbench_suite::needs::LIBCRUX),
+        ("opt-s-rustcrypto", pqbench_suite::needs::RUSTCRYPTO),
+        ("opt-s-pqclean", pqbench_suite::needs::PQCLEAN),
+    ] {
         let request =
             json!({"board": "qemu-mps2-an386", "variant": variant, "min_iterations": 1, "min_time_ms": 0});
         let (_, results) = server.run_to_end(request).await;
