@@ -19,6 +19,7 @@ use crate::{api, chart, format, matrix_controls, pair, regression};
 pub(crate) const FIGURES: &[Column] = &[
     Column::OpsPerSec,
     Column::CyclesPerOp,
+    Column::ModelCycles,
     Column::AvgMs,
     Column::MedianMs,
     Column::MinMs,
@@ -102,7 +103,10 @@ fn matrix_view(view: &View, loaded: Loaded, judged: &[RunRegressions]) -> AnyVie
     let shown = expect_context::<Shown>();
     let settings = view.matrix.clone().unwrap_or_default();
     let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
-    let rows = matrix::rows(&columns, &loaded.results, &view.filter, &settings);
+    // With a model clock chosen, emulated boards' times are the timing
+    // model's estimate at it.
+    let results = pqbench_view::estimate::shown(&loaded.results, settings.model_clock_hz);
+    let rows = matrix::rows(&columns, &results, &view.filter, &settings);
     let controls = matrix_controls::controls(&loaded.available, &loaded.columns, &rows, &settings);
     let share_columns = columns.clone();
     // A shared matrix keeps its columns: the runs shown now, not whichever

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use pqbench_api::{MatrixColumn, MatrixKey};
-use pqbench_types::{Family, Source};
+use pqbench_types::{Family, MODEL_CLOCKS_HZ, Source};
 use pqbench_view::Column;
 use pqbench_view::matrix::{MatrixRow, MatrixView, Named, SortBy};
 
@@ -103,6 +103,35 @@ pub(crate) fn controls(
         </label>
     };
 
+    // An emulated board beside a chip or a browser: its times as the timing
+    // model's estimate at the clock of the board it stands for, or QEMU's.
+    let model_clock = settings.model_clock_hz;
+    let model_clock_select = view! {
+        <label>
+            "Emulated boards' time "
+            <select
+                id="matrix-model-clock"
+                disabled=disabled
+                on:change=move |e| {
+                    let hz = event_target_value(&e).parse::<u64>().ok();
+                    edit(Box::new(move |m| m.model_clock_hz = hz));
+                }
+            >
+                <option value="" selected=model_clock.is_none()>"emulated (QEMU's)"</option>
+                {MODEL_CLOCKS_HZ
+                    .iter()
+                    .map(|&hz| {
+                        view! {
+                            <option value=hz.to_string() selected=model_clock == Some(hz)>
+                                {format!("estimated (M4 model) at {} MHz", hz / 1_000_000)}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    };
+
     // Two columns side by side: "any two columns", e.g. a board and a browser.
     let pair = settings.pair;
     let column_options = |chosen: Option<i64>| {
@@ -194,6 +223,6 @@ pub(crate) fn controls(
             {source}
             {build}
         </div>
-        <div class="filters">{figure_select} {pair_select} {baseline_select}</div>
+        <div class="filters">{figure_select} {model_clock_select} {pair_select} {baseline_select}</div>
     }
 }

@@ -3,7 +3,7 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use pqbench_types::{Algorithm, BenchResult, Family, Operation, Status};
+use pqbench_types::{Algorithm, BenchResult, Family, MODEL_CYCLES_UNIT, ModelEstimate, Operation, Status};
 use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp};
 
 use crate::alert::Alert;
@@ -213,6 +213,38 @@ fn sort_header(column: Column) -> impl IntoView {
     }
 }
 
+/// The timing model's estimate, in its own unit and never as cycles: the
+/// cell's title says what share went to hashing and where the most went.
+fn model_cell(model: Option<ModelEstimate>) -> impl IntoView {
+    let value = model.as_ref().map(|model| model.cycles_per_op.to_string());
+    let title = model.as_ref().map(model_summary);
+    let text = model.map(|model| {
+        view! {
+            <span data-field="model_cycles">{format::ticks(Some(model.cycles_per_op))}</span>
+            " "
+            <span class="unit">{MODEL_CYCLES_UNIT}</span>
+        }
+    });
+    view! {
+        <td class="num" data-field="model_cycles_per_op" data-value=value title=title>
+            {text}
+        </td>
+    }
+}
+
+/// What a hover over an estimate tells: that it is one, the hashing share
+/// and the costliest functions.
+fn model_summary(model: &ModelEstimate) -> String {
+    let mut text = format!("estimated (M4 model, {}), not measured", model.parameters);
+    if let Some(share) = model.hashing_share {
+        text.push_str(&format!("; Keccak/SHA-3 {:.1}%", share * 100.0));
+    }
+    for function in model.functions.iter().take(5) {
+        text.push_str(&format!("\n{} {}", format::ticks(Some(function.cycles_per_op)), function.name));
+    }
+    text
+}
+
 fn result_row(r: BenchResult) -> impl IntoView {
     let shown = expect_context::<Shown>();
     let runs = expect_context::<RunList>();
@@ -268,6 +300,7 @@ fn result_row(r: BenchResult) -> impl IntoView {
                     }
                 })}
             </td>
+            {model_cell(r.model.clone())}
             {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
             {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}
             {figure("max_ms", r.max_ms, format::duration_ms(r.max_ms))}

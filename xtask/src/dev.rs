@@ -36,7 +36,8 @@ pub fn dev(project: &Project, serve_args: &[&str]) -> Result<()> {
     let board = Board::by_firmware(firmware).context("the catalogue has the emulated Cortex-M4")?;
     let variant = Variant::named(variant).context("the default variant")?;
     project.build_image(&cross, board, variant)?;
-    since(started, "the emulated board's image built");
+    project.build_timing_model()?;
+    since(started, "the emulated board's image and timing model built");
     project.build_dashboard(&cross)?;
     since(started, "the dashboard built");
     step("server");

@@ -39,6 +39,7 @@
 
 mod bench;
 mod bench_boards;
+mod bench_model;
 mod dev;
 mod image_size;
 mod load;
@@ -173,6 +174,7 @@ fn main() -> Result<()> {
         }
         ["bench-load", rest @ ..] => load::load(&project, rest),
         ["bench-boards"] => bench_boards::boards(&project),
+        ["bench-m4-model", rest @ ..] => bench_model::m4_model(&project, rest),
         ["needs"] => {
             let cross = setup::ensure(&project, false)?;
             project.build(&cross)?;
@@ -189,7 +191,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N]"
             );
             std::process::exit(2);
         }
@@ -241,6 +243,8 @@ impl Project {
 
         self.build_dashboard(cross)?;
 
+        self.build_timing_model()?;
+
         step("server");
         run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
         Ok(())
@@ -258,6 +262,21 @@ impl Project {
         for file in ["index.html", "style.css", "main.js"] {
             copy(&self.root.join("web").join(file), &dist.join(file))?;
         }
+        Ok(())
+    }
+
+    /// The Cortex-M4 timing model's QEMU plugin into its place in `<dist>`
+    /// (`pqbench_boards::TIMING_MODEL_PLUGIN`), optimised: it runs for every
+    /// instruction an emulated board executes. Moved into place whole, as
+    /// a server may start QEMU with it at any time.
+    fn build_timing_model(&self) -> Result<()> {
+        step("the Cortex-M4 timing model's QEMU plugin");
+        run(cargo_host(self).args(["build", "--release", "--package", "pqbench-qemu-m4-plugin"]))?;
+        let place = self.dist().join(pqbench_boards::TIMING_MODEL_PLUGIN);
+        let file = place.file_name().context("the plugin's file name")?;
+        let part = place.with_extension("so.part");
+        copy(&self.target.join("release").join(file), &part)?;
+        std::fs::rename(&part, &place)?;
         Ok(())
     }
 
@@ -398,9 +417,13 @@ impl Project {
         run(cargo_host(self)
             .args(["test", "--package", "pqbench-suite", "--no-default-features", "--features", "rustcrypto"])
             .env("PQBENCH_KAT_PYTHON", &kat_python))?;
-        step("the suite with both, their ML-KEM/ML-DSA outputs compared byte for byte");
+        step("the suite with PQClean's C ML-KEM/ML-DSA (the `opt-s-pqclean` build)");
         run(cargo_host(self)
-            .args(["test", "--package", "pqbench-suite", "--features", "libcrux,rustcrypto"])
+            .args(["test", "--package", "pqbench-suite", "--no-default-features", "--features", "pqclean"])
+            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
+        step("the suite with all three, their ML-KEM/ML-DSA outputs compared byte for byte");
+        run(cargo_host(self)
+            .args(["test", "--package", "pqbench-suite", "--features", "libcrux,rustcrypto,pqclean"])
             .env("PQBENCH_KAT_PYTHON", &kat_python))?;
         step("the server without probe support still builds (--no-default-features)");
         run(cargo_host(self).args([

@@ -17,6 +17,11 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     if cross.is_none() {
         packages.extend(["rustc-web", "cargo-web", "rust-web-src", "rust-web-llvm", "lld-22"]);
     }
+    // PQClean's C for the boards (the `opt-s-pqclean` images), with
+    // newlib's headers (string.h): Debian's compiler only recommends them.
+    if !on_path("arm-none-eabi-gcc") || !Path::new("/usr/lib/arm-none-eabi/include/string.h").exists() {
+        packages.extend(["gcc-arm-none-eabi", "libnewlib-arm-none-eabi"]);
+    }
     // Every build runs binaryen's wasm-opt (an npm package, run by node).
     if !on_path("node") || !on_path("npm") {
         packages.extend(["nodejs", "npm"]);

@@ -16,6 +16,7 @@ pub use crate::emulator::{Emulator, EmulatorOptions};
 use crate::ports::{PortOptions, SERIAL_PREFIX};
 #[cfg(feature = "probe-rs")]
 pub use crate::probe::AttachedProbe;
+use crate::timing_model::TimingModelPlugin;
 use crate::watch::SerialWatch;
 
 /// A probe attached now (none without probe support).
@@ -434,7 +435,9 @@ impl Boards {
                 }
                 let framing = if named.transport == Transport::Text { Framing::Text } else { Framing::Defmt };
                 let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", machine.id)));
-                Target::Emulated { board, machine, image, framing, options: EmulatorOptions { monitor } }
+                let timing_model = TimingModelPlugin::beside(&self.firmware_dir);
+                let options = EmulatorOptions { monitor, timing_model };
+                Target::Emulated { board, machine, image, framing, options }
             }
         };
         let mut busy = self.busy.lock().map_err(|_| BoardError::Busy(id.into()))?;

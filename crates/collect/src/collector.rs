@@ -15,6 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use crate::frames::FrameDecoder;
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
+use crate::timing_model::TimingModel;
 
 /// What a run is doing, for progress bars and live views.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +59,8 @@ pub struct Collector {
     /// once the board is torn down and free again: a client that sees the
     /// run ended may start the next at once.
     pub leave_outcome_to_caller: bool,
+    /// An emulated board's timing model: each result gets its estimate.
+    pub timing_model: Option<std::sync::Mutex<TimingModel>>,
 }
 
 /// What ties a run to one firmware file.
@@ -138,6 +141,7 @@ impl Collector {
             image: None,
             emulated: false,
             leave_outcome_to_caller: false,
+            timing_model: None,
         }
     }
 
@@ -330,7 +334,10 @@ impl Collector {
                     self.reject(state, "a result before the board's hello".into(), progress).await?;
                     return Ok(None);
                 };
-                let result = BenchResult::from_measurement(&measurement, &clock);
+                let mut result = BenchResult::from_measurement(&measurement, &clock);
+                if let Some(model) = &self.timing_model {
+                    crate::timing_model::add_estimate(model, &mut result, &measurement);
+                }
                 state.stored += 1;
                 self.recorder.add_result(state.stored, &result, Some(&measurement)).await?;
                 progress(Progress::Result(Box::new(result)));

@@ -9,6 +9,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use crate::boards::{BoardError, QEMU, QemuMachine};
+use crate::timing_model::TimingModelPlugin;
 
 /// A running QEMU and the pseudo-terminal of its console UART.
 pub struct Emulator {
@@ -23,6 +24,8 @@ pub struct EmulatorOptions {
     /// A QEMU human monitor listening on this Unix socket; `None`: no
     /// monitor. See [`Boards::with_qemu_monitors`].
     pub monitor: Option<PathBuf>,
+    /// The Cortex-M4 timing model's plugin, where it is built.
+    pub timing_model: Option<TimingModelPlugin>,
 }
 
 impl Emulator {
@@ -51,6 +54,9 @@ impl Emulator {
         };
         for serial in machine.serials {
             command.args(["-serial", serial]);
+        }
+        if let Some(model) = &options.timing_model {
+            command.arg("-plugin").arg(model.argument());
         }
         command
             .arg("-kernel")

@@ -19,6 +19,8 @@
 //! - [`record`]: where results go, as a trait: the server's store and an
 //!   agent's connection implement it, and this crate depends on neither.
 //! - [`native`]: the suite on this host's own CPU.
+//! - [`timing_model`]: an emulated board's estimated Cortex-M4 cycles,
+//!   from the counts of the QEMU plugin it runs under.
 
 pub mod boards;
 mod building;
@@ -33,4 +35,5 @@ pub mod ports;
 pub mod probe;
 pub mod record;
 pub mod runner;
+pub mod timing_model;
 pub mod watch;

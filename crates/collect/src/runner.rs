@@ -16,6 +16,7 @@ use crate::collector::{Collector, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
+use crate::timing_model::TimingModel;
 
 pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
 pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
@@ -247,6 +248,10 @@ impl PreparedRun {
         collector.silence = EMULATED_SILENCE;
         collector.emulated = true;
         collector.image = Some((&image).into());
+        collector.timing_model = options
+            .timing_model
+            .as_ref()
+            .map(|m| std::sync::Mutex::new(TimingModel::new(m.counts.clone(), &image.bytes)));
         let counted = Counted::default();
         // Cancelling drops the collection mid-way, and only it: the emulator
         // is still owned here and is stopped below either way, rather than
@@ -259,6 +264,9 @@ impl PreparedRun {
         };
         drop(port);
         emulator.stop().await;
+        if let Some(model) = &options.timing_model {
+            let _ = std::fs::remove_file(&model.counts);
+        }
         outcome
     }
 

@@ -27,6 +27,9 @@
 //! prefetch does not hide. pqm4 measures at 24 MHz with none.
 #![no_std]
 
+extern crate alloc;
+
+pub mod counts;
 pub mod decode;
 
 pub use decode::{Insn, Kind, Reg, decode};
@@ -69,8 +72,29 @@ pub struct Core {
     cycles: u64,
 }
 
+/// What the next instruction's cost depends on, as a caller may keep it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct State(Previous);
+
+/// A straight run of instructions (executed in order, no branch taken
+/// before the last), charged from its second instruction on: each one's
+/// cost depends only on the one before it, which is in the run. Returns
+/// the cycles of `run[1..]` and the state after the last; the first is
+/// left to charge when the run executes, as it depends on what ran before.
+pub fn straight_run(config: Config, run: &[(Insn, u32)]) -> (u64, State) {
+    let mut core = Core::new(config);
+    if let Some((insn, address)) = run.first() {
+        core.execute(insn, *address);
+    }
+    let first = core.cycles();
+    for (insn, address) in run.iter().skip(1) {
+        core.execute(insn, *address);
+    }
+    (core.cycles() - first, core.state())
+}
+
 /// What the next instruction's cost depends on.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Previous {
     /// A load the next load or store can pipeline behind: its destination.
     load_dest: Option<Reg>,
@@ -90,6 +114,21 @@ impl Core {
     /// Every cycle charged so far.
     pub fn cycles(&self) -> u64 {
         self.cycles
+    }
+
+    /// What the next instruction's cost depends on, after the last one.
+    pub fn state(&self) -> State {
+        State(self.previous)
+    }
+
+    /// Charges `cycles` worked out ahead for a run of instructions, and
+    /// leaves the core as the last of them did (`state`): a straight run
+    /// of code costs the same each time once its first instruction is
+    /// charged, so a caller can charge the rest at once (see
+    /// [`straight_run`]).
+    pub fn advance(&mut self, cycles: u64, state: State) {
+        self.cycles += cycles;
+        self.previous = state.0;
     }
 
     /// Charges `insn`, executed at `address`.

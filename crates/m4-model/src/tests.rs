@@ -196,3 +196,42 @@ fn a_halfword_short_of_a_wide_instruction_is_no_instruction() {
     assert_eq!(decode(&[0x08]), None);
     assert!(decode(&[0x08, 0x68]).is_some());
 }
+
+/// A run charged as a block (its first instruction as it executes, the
+/// rest worked out ahead) costs what the instructions charged one by one
+/// do, across the loads that pipeline inside it and behind the run before
+/// it, and the taken branch that ends it.
+#[test]
+fn a_straight_run_charged_at_once_costs_what_its_instructions_do() {
+    // ldr r0,[r1]; ldr r1,[r2]; adds; ldr r2,[r0]; str r0,[r1,#4]; beq
+    let first = [LDR_R0_R1, LDR_R1_R2, Op::N(0x1888), LDR_R2_R0, Op::N(0x6048), Op::N(0xd001)];
+    // ldr r0,[r1] at the branch's target; mul; bx lr
+    let second = [LDR_R0_R1, Op::W(0xfb01, 0xf002), Op::N(0x4770)];
+    let placed = |ops: &[Op], mut address: u32| -> alloc::vec::Vec<(Insn, u32)> {
+        ops.iter()
+            .map(|op| {
+                let insn = insn(op);
+                let at = (insn, address);
+                address += u32::from(insn.size);
+                at
+            })
+            .collect()
+    };
+    let runs = [placed(&first, 0x1000), placed(&second, 0x1100), placed(&first, 0x1000)];
+    let config = Config::default();
+
+    let mut one_by_one = Core::new(config);
+    let mut by_runs = Core::new(config);
+    for run in &runs {
+        for (insn, address) in run {
+            one_by_one.execute(insn, *address);
+        }
+        let (rest, state) = straight_run(config, run);
+        by_runs.execute(&run[0].0, run[0].1);
+        by_runs.advance(rest, state);
+        assert_eq!(by_runs.cycles(), one_by_one.cycles());
+        assert_eq!(by_runs.state(), one_by_one.state());
+    }
+    // The taken branch's refill is charged when the next run begins.
+    assert!(one_by_one.cycles() > 0);
+}

@@ -36,6 +36,12 @@ unsafe extern "C" {
     pub fn qemu_plugin_insn_data(insn: *const Insn) -> *const c_void;
     pub fn qemu_plugin_insn_size(insn: *const Insn) -> usize;
     pub fn qemu_plugin_insn_vaddr(insn: *const Insn) -> u64;
+    pub fn qemu_plugin_register_vcpu_tb_exec_cb(
+        tb: *mut Tb,
+        cb: InsnExecuted,
+        flags: c_int,
+        data: *mut c_void,
+    );
     pub fn qemu_plugin_register_vcpu_insn_exec_cb(
         insn: *mut Insn,
         cb: InsnExecuted,

@@ -8,19 +8,28 @@
 //! ```
 //!
 //! Each instruction is decoded once, when QEMU translates its block; its
-//! execution then runs the model on it. At exit the plugin writes what it
-//! counted to `out` (or QEMU's log): `m4-model-cycles N` and `instructions
-//! N`, one a line. The counts follow the executed instructions alone, so
-//! one image run twice gives the same figures.
+//! execution then runs the model on it. The board marks each operation it
+//! measures and each of its samples with `DBG #n` hints
+//! (`pqbench_suite::Mark`); at each operation's end the plugin appends to
+//! `out` the estimated cycles of every sample and where in the program they
+//! were spent, and at exit the run's totals (the format:
+//! `pqbench_m4_model::counts`; QEMU's log gets the totals without `out`).
+//! The counts follow the executed instructions alone, so one image run
+//! twice gives the same figures.
 
 mod ffi;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+use std::fs::File;
+use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use pqbench_m4_model::{Config, Core, Insn, decode};
+use pqbench_m4_model::counts::{OperationCounts, Sample};
+use pqbench_m4_model::{Config, Core, Insn, State, decode, straight_run};
 
 /// The plugin API version this plugin is written against: QEMU checks it.
 #[unsafe(no_mangle)]
@@ -52,19 +61,146 @@ impl Options {
     }
 }
 
-/// An instruction as its execution callback sees it.
-struct Executed {
-    insn: Insn,
+/// A translated block as its execution callback sees it: QEMU executes a
+/// block from its first instruction to its last (it ends at a branch), so
+/// all but the first are charged ahead, at translation
+/// (`pqbench_m4_model::straight_run`). One callback a block, not one an
+/// instruction, keeps the plugin's cost a fraction of QEMU's own.
+struct Block {
     address: u32,
+    first: Insn,
+    rest_cycles: u64,
+    end: State,
+    instructions: u64,
+    /// Cycles charged to it inside the current operation's samples; a
+    /// sample's end subtracts what follows its mark in the block.
+    cycles: AtomicI64,
+}
+
+/// A `DBG #n` hint, one of the suite's marks, inside its block.
+struct Marker {
+    mark: u8,
+    block: &'static Block,
+    /// What the block charged ahead for the instructions after the mark.
+    tail_cycles: u64,
+    tail_instructions: u64,
+}
+
+/// The suite's marks (`pqbench_suite::Mark`), by their `DBG` number.
+const OPERATION_START: u8 = 1;
+const SAMPLE_START: u8 = 2;
+const SAMPLE_END: u8 = 3;
+const OPERATION_END: u8 = 4;
+
+/// `DBG #n` (T1), as it sits in memory: 0xf3af 0x80fn.
+fn dbg_hint(bytes: &[u8]) -> Option<u8> {
+    match bytes {
+        [0xaf, 0xf3, low, 0x80] if low & 0xf0 == 0xf0 => Some(low & 0x0f),
+        _ => None,
+    }
 }
 
 struct Plugin {
     core: Core,
     instructions: u64,
-    out: Option<PathBuf>,
-    /// Each instruction decoded once, by address and encoding: a block
-    /// QEMU translates again reuses it.
-    decoded: HashMap<(u32, [u8; 4]), &'static Executed>,
+    out: Option<File>,
+    /// Each block worked out once, by its address and bytes: QEMU
+    /// translates a block again after a flush, or cut short for `-icount`.
+    blocks: HashMap<(u32, u64), (&'static Block, Vec<&'static Marker>)>,
+    /// The block executed last, which a taken branch's refill is charged
+    /// to once the next block's address shows it was taken.
+    previous: Option<&'static Block>,
+    /// Inside an operation, its samples so far; the open sample's start.
+    samples: Option<Vec<Sample>>,
+    sample_start: Option<(u64, u64)>,
+}
+
+impl Plugin {
+    fn block(&mut self, block: &'static Block) {
+        let charge = self.core.execute(&block.first, block.address);
+        self.core.advance(block.rest_cycles, block.end);
+        self.instructions += block.instructions;
+        if self.sample_start.is_some() {
+            block.cycles.fetch_add(signed(u64::from(charge.this) + block.rest_cycles), Ordering::Relaxed);
+            if let Some(previous) = self.previous {
+                previous.cycles.fetch_add(i64::from(charge.previous_refill), Ordering::Relaxed);
+            }
+        }
+        self.previous = Some(block);
+    }
+
+    fn marker(&mut self, marker: &Marker) {
+        // The block charged the instructions after the mark already.
+        let cycles = self.core.cycles() - marker.tail_cycles;
+        let instructions = self.instructions - marker.tail_instructions;
+        let tail = signed(marker.tail_cycles);
+        match marker.mark {
+            OPERATION_START => {
+                self.clear_blocks();
+                self.samples = Some(Vec::new());
+                self.sample_start = None;
+            }
+            SAMPLE_START if self.samples.is_some() => {
+                self.sample_start = Some((cycles, instructions));
+                marker.block.cycles.fetch_add(tail, Ordering::Relaxed);
+            }
+            SAMPLE_END => {
+                if let (Some(samples), Some((start_cycles, start_instructions))) =
+                    (&mut self.samples, self.sample_start.take())
+                {
+                    samples.push(Sample {
+                        cycles: cycles - start_cycles,
+                        instructions: instructions - start_instructions,
+                    });
+                    marker.block.cycles.fetch_sub(tail, Ordering::Relaxed);
+                }
+            }
+            OPERATION_END => {
+                if let Some(samples) = self.samples.take() {
+                    let counts = OperationCounts { samples, at: self.take_blocks() };
+                    self.write(&counts.render());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The cycles charged by block address since the operation began,
+    /// cleared.
+    fn take_blocks(&mut self) -> Vec<(u32, u64)> {
+        let mut at = BTreeMap::new();
+        for (block, _) in self.blocks.values() {
+            let cycles = block.cycles.swap(0, Ordering::Relaxed);
+            if cycles > 0 {
+                *at.entry(block.address).or_insert(0) += cycles as u64;
+            }
+        }
+        at.into_iter().collect()
+    }
+
+    fn clear_blocks(&mut self) {
+        for (block, _) in self.blocks.values() {
+            block.cycles.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        match &mut self.out {
+            Some(file) => {
+                if let Err(error) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                    say(&format!("cannot write the counts: {error}"));
+                    self.out = None;
+                }
+            }
+            None => say(text.trim_end()),
+        }
+    }
+}
+
+/// Cycles as the signed attribution counters hold them (a block's count
+/// is at most what the run charged, far below `i64::MAX`).
+fn signed(cycles: u64) -> i64 {
+    i64::try_from(cycles).unwrap_or(i64::MAX)
 }
 
 static PLUGIN: Mutex<Option<Plugin>> = Mutex::new(None);
@@ -104,11 +240,21 @@ pub unsafe extern "C" fn qemu_plugin_install(
             return -1;
         }
     };
+    let out = match options.out.as_deref().map(File::create).transpose() {
+        Ok(out) => out,
+        Err(error) => {
+            say(&format!("cannot create {}: {error}", options.out.unwrap_or_default().display()));
+            return -1;
+        }
+    };
     *plugin() = Some(Plugin {
         core: Core::new(options.config),
         instructions: 0,
-        out: options.out,
-        decoded: HashMap::new(),
+        out,
+        blocks: HashMap::new(),
+        previous: None,
+        samples: None,
+        sample_start: None,
     });
     // SAFETY: callbacks of the signatures QEMU's API declares.
     unsafe {
@@ -118,12 +264,15 @@ pub unsafe extern "C" fn qemu_plugin_install(
     0
 }
 
-/// A block is translated: each of its instructions gets the callback that
-/// charges it when it runs.
+/// A block is translated: it is worked out (or found, if it was before)
+/// and gets the callback that charges it, and each mark in it its own.
 extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
     // SAFETY: `tb` is QEMU's block, valid during this callback, and so are
     // its instructions and their bytes.
     let count = unsafe { ffi::qemu_plugin_tb_n_insns(tb) };
+    let mut run: Vec<(Insn, u32)> = Vec::with_capacity(count);
+    let mut marks: Vec<(usize, u8, *mut ffi::Insn)> = Vec::new();
+    let mut key = std::hash::DefaultHasher::new();
     for index in 0..count {
         let insn = unsafe { ffi::qemu_plugin_tb_get_insn(tb, index) };
         let size = unsafe { ffi::qemu_plugin_insn_size(insn) }.min(4);
@@ -135,46 +284,85 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
         // The M-profile's addresses are 32 bits.
         let address = unsafe { ffi::qemu_plugin_insn_vaddr(insn) } as u32;
         let Some(decoded) = decode(bytes) else { continue };
-        let mut encoding = [0; 4];
-        encoding[..size].copy_from_slice(bytes);
-        let executed: &'static Executed = {
-            let mut plugin = plugin();
-            let Some(plugin) = plugin.as_mut() else { return };
-            plugin
-                .decoded
-                .entry((address, encoding))
-                .or_insert_with(|| Box::leak(Box::new(Executed { insn: decoded, address })))
-        };
-        // SAFETY: `executed` lives as long as the process.
-        unsafe {
+        bytes.hash(&mut key);
+        if let Some(mark) = dbg_hint(bytes) {
+            marks.push((run.len(), mark, insn));
+        }
+        run.push((decoded, address));
+    }
+    let Some(&(first, address)) = run.first() else { return };
+    let key = (address, key.finish());
+    let (block, markers) = {
+        let mut plugin = plugin();
+        let Some(plugin) = plugin.as_mut() else { return };
+        let config = plugin.core.config();
+        plugin.blocks.entry(key).or_insert_with(|| worked_out(config, first, &run, &marks)).clone()
+    };
+    // SAFETY: the block and its markers live as long as the process.
+    unsafe {
+        ffi::qemu_plugin_register_vcpu_tb_exec_cb(
+            tb,
+            block_executed,
+            ffi::CB_NO_REGS,
+            (block as *const Block).cast_mut().cast::<c_void>(),
+        );
+        for (marker, (_, _, insn)) in markers.iter().zip(&marks) {
             ffi::qemu_plugin_register_vcpu_insn_exec_cb(
-                insn,
-                executed_cb,
+                *insn,
+                marker_executed,
                 ffi::CB_NO_REGS,
-                (executed as *const Executed).cast_mut().cast::<c_void>(),
+                (*marker as *const Marker).cast_mut().cast::<c_void>(),
             );
         }
     }
 }
 
-extern "C" fn executed_cb(_vcpu: c_uint, data: *mut c_void) {
-    // SAFETY: the `Executed` registered with this callback, never freed.
-    let executed = unsafe { &*data.cast::<Executed>() };
+/// A block's charges worked out ahead, and its marks with what follows
+/// each in the block; kept for the rest of the run.
+fn worked_out(
+    config: Config,
+    first: Insn,
+    run: &[(Insn, u32)],
+    marks: &[(usize, u8, *mut ffi::Insn)],
+) -> (&'static Block, Vec<&'static Marker>) {
+    let (rest_cycles, end) = straight_run(config, run);
+    let block: &'static Block = Box::leak(Box::new(Block {
+        address: run[0].1,
+        first,
+        rest_cycles,
+        end,
+        instructions: run.len() as u64,
+        cycles: AtomicI64::new(0),
+    }));
+    let markers = marks
+        .iter()
+        .map(|&(index, mark, _)| {
+            let (tail_cycles, _) = straight_run(config, &run[index..]);
+            let tail_instructions = (run.len() - index - 1) as u64;
+            &*Box::leak(Box::new(Marker { mark, block, tail_cycles, tail_instructions }))
+        })
+        .collect();
+    (block, markers)
+}
+
+extern "C" fn block_executed(_vcpu: c_uint, data: *mut c_void) {
+    // SAFETY: the `Block` registered with this callback, never freed.
+    let block = unsafe { &*data.cast::<Block>() };
     if let Some(plugin) = plugin().as_mut() {
-        plugin.core.execute(&executed.insn, executed.address);
-        plugin.instructions += 1;
+        plugin.block(block);
+    }
+}
+
+extern "C" fn marker_executed(_vcpu: c_uint, data: *mut c_void) {
+    // SAFETY: the `Marker` registered with this callback, never freed.
+    let marker = unsafe { &*data.cast::<Marker>() };
+    if let Some(plugin) = plugin().as_mut() {
+        plugin.marker(marker);
     }
 }
 
 extern "C" fn exited(_id: ffi::PluginId, _data: *mut c_void) {
-    let Some(plugin) = plugin().take() else { return };
-    let counts = format!("m4-model-cycles {}\ninstructions {}\n", plugin.core.cycles(), plugin.instructions);
-    match &plugin.out {
-        Some(path) => {
-            if let Err(error) = std::fs::write(path, &counts) {
-                say(&format!("cannot write {}: {error}", path.display()));
-            }
-        }
-        None => say(counts.trim_end()),
-    }
+    let Some(mut plugin) = plugin().take() else { return };
+    let totals = format!("m4-model-cycles {}\ninstructions {}\n", plugin.core.cycles(), plugin.instructions);
+    plugin.write(&totals);
 }

@@ -31,11 +31,8 @@ fn plugin() -> PathBuf {
 /// ```
 ///
 /// (encodings from `llvm-mc -show-encoding`).
-fn image() -> Vec<u8> {
-    let mut image = vec![0u8; 0x40];
-    image[0..4].copy_from_slice(&0x2000_1000u32.to_le_bytes());
-    image[4..8].copy_from_slice(&0x41u32.to_le_bytes());
-    image.extend_from_slice(&[
+fn counted_loop() -> Vec<u8> {
+    image(&[
         0x0a, 0x20, // movs r0, #10
         0x4f, 0xf0, 0x00, 0x52, // mov.w r2, #0x20000000
         0x11, 0x68, // loop: ldr r1, [r2]
@@ -45,13 +42,66 @@ fn image() -> Vec<u8> {
         0x40, 0xf2, 0x26, 0x01, // movw r1, #0x26
         0xc0, 0xf2, 0x02, 0x01, // movt r1, #2
         0xab, 0xbe, // bkpt #0xab
-    ]);
+    ])
+}
+
+/// The same loop measured twice as the suite marks a measurement
+/// (`pqbench_suite::Mark`: DBG #1 operation start, #2/#3 around each
+/// sample, #4 operation end):
+///
+/// ```text
+/// 0x40        dbg   #1
+/// 0x44        movs  r3, #2
+/// 0x46 outer: dbg   #2
+/// 0x4a        movs  r0, #10
+/// 0x4c        mov.w r2, #0x20000000
+/// 0x50 loop:  ldr   r1, [r2]
+/// 0x52        subs  r0, #1
+/// 0x54        bne   loop
+/// 0x56        dbg   #3
+/// 0x5a        subs  r3, #1
+/// 0x5c        bne   outer
+/// 0x5e        dbg   #4
+///             (the semihosting exit as above)
+/// ```
+fn marked_loop() -> Vec<u8> {
+    image(&[
+        0xaf, 0xf3, 0xf1, 0x80, // dbg #1
+        0x02, 0x23, // movs r3, #2
+        0xaf, 0xf3, 0xf2, 0x80, // outer: dbg #2
+        0x0a, 0x20, // movs r0, #10
+        0x4f, 0xf0, 0x00, 0x52, // mov.w r2, #0x20000000
+        0x11, 0x68, // loop: ldr r1, [r2]
+        0x01, 0x38, // subs r0, #1
+        0xfc, 0xd1, // bne loop
+        0xaf, 0xf3, 0xf3, 0x80, // dbg #3
+        0x01, 0x3b, // subs r3, #1
+        0xf3, 0xd1, // bne outer
+        0xaf, 0xf3, 0xf4, 0x80, // dbg #4
+        0x18, 0x20, // movs r0, #0x18
+        0x40, 0xf2, 0x26, 0x01, // movw r1, #0x26
+        0xc0, 0xf2, 0x02, 0x01, // movt r1, #2
+        0xab, 0xbe, // bkpt #0xab
+    ])
+}
+
+/// A vector table (stack at the top of the first 4 KiB of SSRAM2, reset
+/// at 0x40), then `code` at 0x40.
+fn image(code: &[u8]) -> Vec<u8> {
+    let mut image = vec![0u8; 0x40];
+    image[0..4].copy_from_slice(&0x2000_1000u32.to_le_bytes());
+    image[4..8].copy_from_slice(&0x41u32.to_le_bytes());
+    image.extend_from_slice(code);
     image
 }
 
 fn run(dir: &Path, options: &str) -> Output {
+    run_image(dir, &counted_loop(), options)
+}
+
+fn run_image(dir: &Path, image: &[u8], options: &str) -> Output {
     let kernel = dir.join("loop.bin");
-    std::fs::write(&kernel, image()).unwrap();
+    std::fs::write(&kernel, image).unwrap();
     let mut plugin = format!("{}", plugin().display());
     if !options.is_empty() {
         plugin = format!("{plugin},{options}");
@@ -110,6 +160,34 @@ fn a_counted_loop_costs_what_the_trm_says_and_the_same_every_run() {
     // The refill is the model's parameter, and so are the wait states.
     assert_eq!(counts(&dir, ",refill=1").0, cycles - 9);
     assert_eq!(counts(&dir, ",wait_states=5").0, cycles + 9 * 5);
+}
+
+#[test]
+fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
+    use pqbench_m4_model::counts::{Reader, Sample};
+
+    let dir = tempfile_dir();
+    let out = dir.join("marked.txt");
+    let output = run_image(&dir, &marked_loop(), &format!("out={}", out.display()));
+    assert!(output.status.success(), "qemu: {output:?}");
+    let mut reader = Reader::new();
+    let operations = reader.feed(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(operations.len(), 1);
+    // After DBG #2: movs, mov.w (1 + 1), the loop (10 x (2 + 1 + 1) and
+    // 9 refills of 2), DBG #3 (1); 2 + 30 + 1 instructions.
+    let sample = Sample { cycles: 1 + 1 + 10 * 4 + 9 * 2 + 1, instructions: 33 };
+    assert_eq!(operations[0].samples, vec![sample, sample]);
+    // Every cycle of the samples is placed, by the block it was spent in,
+    // and only those. QEMU's blocks end at branches: 0x40 (first pass) and
+    // 0x46 (second) run from the start to `bne loop`, of which the sample
+    // holds movs, mov.w and one pass (6) and the taken branch's refill (2);
+    // the loop's block at 0x50 runs 9 times (4 each, 8 refills of 2); the
+    // block at 0x56 gives DBG #3 alone (1), the rest is after the sample.
+    let at: std::collections::BTreeMap<u32, u64> = operations[0].at.iter().copied().collect();
+    assert_eq!(at.values().sum::<u64>(), 2 * sample.cycles);
+    let expected = [(0x40, 6 + 2), (0x46, 6 + 2), (0x50, 2 * (9 * 4 + 8 * 2)), (0x56, 2)];
+    assert_eq!(at, expected.into_iter().collect());
+    assert!(reader.total_cycles.is_some());
 }
 
 #[test]

@@ -128,6 +128,8 @@ const TABLES: &[Table] = &[
             ("samples", Integer),
             ("stdev_ticks", Integer),
             ("stdev_ms", Real),
+            ("model_cycles_per_op", Real),
+            ("model_estimate", Text),
         ],
         identity: true,
     },

@@ -355,15 +355,8 @@ impl Statements {
     }
 
     pub async fn results(&self, run_id: i64) -> StoreResult<Vec<BenchResult>> {
-        let rows = sqlx::query(
-            "SELECT algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec,
-                min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec,
-                heap_bytes, heap_allocs, stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms
-             FROM results WHERE run_id = $1 ORDER BY seq",
-        )
-        .bind(run_id)
-        .fetch_all(&self.pool)
-        .await?;
+        let statement = format!("SELECT {RESULT_FIGURES} FROM results WHERE run_id = $1 ORDER BY seq");
+        let rows = sqlx::query(&statement).bind(run_id).fetch_all(&self.pool).await?;
         rows.iter().map(result_from_row).collect()
     }
 }
@@ -371,7 +364,7 @@ impl Statements {
 /// The columns of `results` that [`result_from_row`] reads.
 const RESULT_FIGURES: &str = "algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec, \
     min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec, heap_bytes, heap_allocs, \
-    stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms";
+    stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms, model_estimate";
 
 /// The statement of [`Statements::result_rows`], after `prefix` (`EXPLAIN
 /// QUERY PLAN ` in a test of its plan).
@@ -463,9 +456,9 @@ async fn insert_result<'e>(
             avg_ms, ops_per_sec, min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit,
             bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, code_bytes, note,
             total_ticks, min_ticks, median_ticks, max_ticks, stack_depth_bytes, samples, stdev_ticks,
-            stdev_ms)
+            stdev_ms, model_cycles_per_op, model_estimate)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-            $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)",
+            $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
     )
     .bind(run_id)
     .bind(i64::from(seq))
@@ -496,6 +489,8 @@ async fn insert_result<'e>(
     .bind(result.samples.map(|v| v as i64))
     .bind(raw.filter(|m| m.iterations > 0).and_then(|m| m.stdev_ticks).map(|v| v as i64))
     .bind(result.stdev_ms)
+    .bind(result.model.as_ref().map(|model| model.cycles_per_op))
+    .bind(result.model.as_ref().map(to_json).transpose()?)
     .execute(db)
     .await?;
     Ok(())
@@ -576,6 +571,10 @@ fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
         stack_depth_bytes: count("stack_depth_bytes")?,
         samples: count("samples")?,
         stdev_ms: row.try_get("stdev_ms")?,
+        model: row
+            .try_get::<Option<String>, _>("model_estimate")?
+            .map(|json| serde_json::from_str(&json).map_err(corrupt))
+            .transpose()?,
     })
 }
 

@@ -589,11 +589,29 @@ async fn figures_read_back_bit_for_bit(store: Store) {
         heap_bytes: Some(i64::MAX as u64),
         stack_bytes: Some(0),
         note: Some("é ✓ \"quoted\"".into()),
+        // The timing model's estimate, kept whole.
+        model: Some(pqbench_types::ModelEstimate {
+            cycles_per_op: 19_306_326.6,
+            min_cycles: 5_098_254,
+            median_cycles: 12_000_001,
+            max_cycles: 70_122_163,
+            stdev_cycles: Some(9_999_999),
+            samples: 1000,
+            hashing_share: Some(0.418_252_994_345_705_96),
+            functions: vec![pqbench_types::FunctionCycles {
+                name: "KeccakF1600_StatePermute".into(),
+                cycles_per_op: 6_724_115.25,
+                hashing: true,
+            }],
+            parameters: "refill=2,divide=7,wait_states=0".into(),
+        }),
         ..BenchResult::unmeasured(Algorithm::MlDsa87, Operation::Sign, Status::Ok)
     };
     store.add_result(id, 1, &result, None).await.unwrap();
     let read = store.results(id).await.unwrap();
     assert_eq!(read, std::slice::from_ref(&result));
+    let rows = store.result_rows(&Default::default()).await.unwrap();
+    assert_eq!(rows.iter().find(|row| row.run_id == id).map(|row| &row.result.model), Some(&result.model));
     assert_eq!(read[0].avg_ms.map(f64::to_bits), result.avg_ms.map(f64::to_bits));
 }
 

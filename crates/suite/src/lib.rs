@@ -43,7 +43,7 @@ pub mod needs;
 pub mod probe;
 mod rsa;
 
-pub use measure::{BEAT_MS, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, summarise};
+pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, summarise};
 
 use pqbench_types::{Algorithm, Failure, Operation};
 

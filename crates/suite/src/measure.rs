@@ -27,6 +27,13 @@ pub trait Platform {
     /// own stack, is what a board must have free for the algorithm.
     fn algorithm_start(&mut self) {}
 
+    /// Where the suite stands in an operation's measurement, for a target
+    /// watched from outside the program: the emulated boards' Cortex-M4
+    /// timing model (`pqbench-qemu-m4-plugin`) charges each sample's
+    /// instructions its estimated cycles and attributes them to functions.
+    /// Nothing, and no cost, on any other target.
+    fn mark(&mut self, _mark: Mark) {}
+
     /// Starts watching memory: forget earlier peaks, paint the free stack.
     fn memory_start(&mut self);
 
@@ -38,6 +45,23 @@ pub trait Platform {
     fn memory_budget(&self) -> Option<MemoryBudget> {
         None
     }
+}
+
+/// The points of a measurement [`Platform::mark`] is told of. One
+/// operation's reported samples are exactly those between its
+/// `OperationStart` and `OperationEnd`, in order, each between a
+/// `SampleStart` and a `SampleEnd` that enclose its two clock readings; the
+/// calls that size a batch come before `OperationStart`. Every operation
+/// the suite measures is marked, whatever its record's status, and its
+/// `OperationEnd` comes before its record is sent; one it does not measure
+/// (skipped, failed, too large) is not marked at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Mark {
+    OperationStart = 1,
+    SampleStart = 2,
+    SampleEnd = 3,
+    OperationEnd = 4,
 }
 
 /// What a target can give an operation, in bytes.
@@ -222,6 +246,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         let mut beaten = 0u64;
         let capacity = self.samples.len();
         let more = |done: usize, total: u64| rule.more(done, total, batch, capacity);
+        self.platform.mark(Mark::OperationStart);
         while more(done, total) {
             let elapsed = self.timed_calls(&mut call, batch);
             // A batch's per-call mean, rounded down so that `iterations *
@@ -241,6 +266,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
                 beaten = total;
             }
         }
+        self.platform.mark(Mark::OperationEnd);
         let memory = self.last_memory_window(closed);
 
         let mut measurement = summarise(algorithm, operation, &mut self.samples[..done], batch, total);
@@ -302,13 +328,16 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         // verification) from being hoisted out of the loop or its output
         // stores from being dropped.
         let call = black_box(call);
+        self.platform.mark(Mark::SampleStart);
         let start = self.platform.now();
         for _ in 0..calls {
             // Dropping the output inside the timed window is part of the
             // operation's cost (zeroising keys), as it is for a caller.
             drop(black_box(call()));
         }
-        self.platform.now().saturating_sub(start)
+        let elapsed = self.platform.now().saturating_sub(start);
+        self.platform.mark(Mark::SampleEnd);
+        elapsed
     }
 
     /// How many calls each sample times: one where the clock resolves a

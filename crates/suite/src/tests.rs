@@ -6,6 +6,8 @@ use pqbench_types::{Clock, Failure, Family, Measurement, Measuring, Status, Tick
 
 use super::*;
 
+mod marks;
+
 std::thread_local! {
     /// The algorithm whose known answers are corrupted on this test's thread.
     static CORRUPTED: Cell<Option<Algorithm>> = const { Cell::new(None) };

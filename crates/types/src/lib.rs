@@ -22,6 +22,11 @@ mod measurement;
 pub use measurement::{Clock, Measurement, Measuring, TickUnit};
 
 #[cfg(feature = "alloc")]
+mod model;
+#[cfg(feature = "alloc")]
+pub use model::{FunctionCycles, MODEL_CLOCKS_HZ, MODEL_CYCLES_UNIT, ModelEstimate};
+
+#[cfg(feature = "alloc")]
 mod result;
 #[cfg(feature = "alloc")]
 pub use result::{BenchResult, failure_note};

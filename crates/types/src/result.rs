@@ -2,7 +2,7 @@ use alloc::string::String;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, Clock, Failure, Measurement, Operation, Status, TickUnit};
+use crate::{Algorithm, Clock, Failure, Measurement, ModelEstimate, Operation, Status, TickUnit};
 
 /// One result row as the API, the store and the dashboard show it.
 /// A figure that was not measured is `None` (JSON null), never 0.
@@ -45,6 +45,10 @@ pub struct BenchResult {
     /// ([`Measurement::stdev_ticks`]); 0 where every sample was the same.
     #[serde(default)]
     pub stdev_ms: Option<f64>,
+    /// On an emulated Cortex-M4, the timing model's estimate of the same
+    /// calls (unit `m4-model-cycles`): never measured cycles.
+    #[serde(default)]
+    pub model: Option<ModelEstimate>,
 }
 
 impl BenchResult {
@@ -74,6 +78,7 @@ impl BenchResult {
             stack_depth_bytes: None,
             samples: None,
             stdev_ms: None,
+            model: None,
         }
     }
 

@@ -75,6 +75,7 @@ pub fn figure_label(figure: Column) -> &'static str {
     match figure {
         Column::OpsPerSec => "ops/s",
         Column::CyclesPerOp => "cycles (or instructions) per op",
+        Column::ModelCycles => "cycles per op, estimated (M4 model) on an emulator, counted elsewhere",
         Column::AvgMs => "average time",
         Column::MedianMs => "median time",
         Column::MinMs => "fastest call",
@@ -102,6 +103,17 @@ pub fn cell_text(figure: Column, r: &BenchResult) -> String {
             Some(work) => format!("{} {}", figures::ticks(Some(work.value())), work.unit()),
             None => MISSING.to_string(),
         },
+        // An estimate says so in its unit; a count is a count.
+        Column::ModelCycles => match &r.model {
+            Some(_) => format!("{} {}", figures::ticks(Some(value)), pqbench_types::MODEL_CYCLES_UNIT),
+            None => format!("{} cycles", figures::ticks(Some(value))),
+        },
+        // A time worked out from the model's cycles says it is an estimate.
+        Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs
+            if crate::estimate::is_estimated(r) =>
+        {
+            format!("≈{} (est.)", figures::duration_ms(Some(value)))
+        }
         Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs => figures::duration_ms(Some(value)),
         Column::HeapBytes | Column::StackBytes | Column::CodeBytes => bytes(value),
         Column::BytesPerSec => figures::throughput(Some(value)),

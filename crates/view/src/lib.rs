@@ -18,6 +18,7 @@ extern crate alloc;
 
 pub mod charts;
 pub mod csv;
+pub mod estimate;
 pub mod field;
 pub mod format;
 pub mod matrix;
@@ -46,6 +47,9 @@ pub enum Column {
     OpsPerSec,
     AvgMs,
     CyclesPerOp,
+    /// The emulator's Cortex-M4 timing model's estimate: a column of its
+    /// own, so that no estimate sits among counted cycles.
+    ModelCycles,
     MinMs,
     MedianMs,
     MaxMs,
@@ -61,6 +65,7 @@ impl Column {
         Column::OpsPerSec,
         Column::AvgMs,
         Column::CyclesPerOp,
+        Column::ModelCycles,
         Column::MinMs,
         Column::MedianMs,
         Column::MaxMs,
@@ -77,6 +82,7 @@ impl Column {
             Column::OpsPerSec => "ops_per_sec",
             Column::AvgMs => "avg_ms",
             Column::CyclesPerOp => "cycles_per_op",
+            Column::ModelCycles => "model_cycles_per_op",
             Column::MinMs => "min_ms",
             Column::MedianMs => "median_ms",
             Column::MaxMs => "max_ms",
@@ -99,6 +105,7 @@ impl Column {
             // Each cell names its unit: cycles on a chip, instructions on
             // an emulator; a clock of time has none.
             Column::CyclesPerOp => "Cycles or instr./op",
+            Column::ModelCycles => "Cycles/op, estimated (M4 model)",
             Column::MinMs => "Min",
             Column::MedianMs => "Median",
             Column::MaxMs => "Max",
@@ -117,6 +124,7 @@ impl Column {
             Column::OpsPerSec => r.ops_per_sec,
             Column::AvgMs => r.avg_ms,
             Column::CyclesPerOp => r.cycles_per_op,
+            Column::ModelCycles => r.model.as_ref().map(|model| model.cycles_per_op),
             Column::MinMs => r.min_ms,
             Column::MedianMs => r.median_ms,
             Column::MaxMs => r.max_ms,
@@ -314,6 +322,9 @@ impl View {
             if let Some(baseline) = m.baseline {
                 add("baseline", baseline.to_query());
             }
+            if let Some(hz) = m.model_clock_hz {
+                add("mclock", alloc::format!("{}", hz / 1_000_000));
+            }
         }
         pairs.join("&")
     }
@@ -406,6 +417,12 @@ impl View {
                 }
                 "chart" => matrix.chart = Some(named(value, "chart")?),
                 "baseline" => matrix.baseline = Some(named(value, "baseline")?),
+                "mclock" => {
+                    let hz = value.parse::<u64>().ok().map(|mhz| mhz * 1_000_000);
+                    let known = hz.filter(|hz| pqbench_types::MODEL_CLOCKS_HZ.contains(hz));
+                    matrix.model_clock_hz =
+                        Some(known.ok_or_else(|| alloc::format!("no model clock of {value:?} MHz"))?);
+                }
                 // Other parameters belong to the page (e.g. a report id).
                 _ => {}
             }

@@ -41,6 +41,11 @@ pub struct MatrixView {
     /// The classical operation post-quantum ones are set against; none
     /// takes each operation's usual counterpart ([`baseline_for`]).
     pub baseline: Option<Named>,
+    /// Emulated boards' times as the timing model's estimate at this clock
+    /// (one of `pqbench_types::MODEL_CLOCKS_HZ`; see [`crate::estimate`]);
+    /// none keeps their emulated time.
+    #[serde(default)]
+    pub model_clock_hz: Option<u64>,
 }
 
 impl Default for MatrixView {
@@ -54,6 +59,7 @@ impl Default for MatrixView {
             pair: None,
             chart: None,
             baseline: None,
+            model_clock_hz: None,
         }
     }
 }
@@ -197,6 +203,9 @@ pub fn rows<'r>(
 pub fn value(figure: Column, r: &BenchResult) -> Option<f64> {
     match figure {
         Column::CyclesPerOp => WorkPerOp::of(r).map(WorkPerOp::value),
+        // The timing model's estimate where there is one, so an emulated
+        // board stands beside pqm4's or a chip's counted cycles.
+        Column::ModelCycles => r.model.as_ref().map(|model| model.cycles_per_op).or(r.cycles_per_op),
         figure => figure.value(r),
     }
 }
@@ -235,8 +244,11 @@ pub fn likeness(figure: Column, first: &BenchResult, second: &BenchResult) -> Li
         | Column::MedianMs
         | Column::MaxMs
         | Column::BytesPerSec => {
-            if is_emulated(first) != is_emulated(second) {
+            let estimated = crate::estimate::is_estimated;
+            if is_emulated(first) != is_emulated(second) && !(estimated(first) || estimated(second)) {
                 Likeness::Unlike("emulated time against real time")
+            } else if estimated(first) != estimated(second) {
+                Likeness::Unlike("estimated time (M4 model) against measured time")
             } else {
                 Likeness::Alike
             }
@@ -247,6 +259,13 @@ pub fn likeness(figure: Column, first: &BenchResult, second: &BenchResult) -> Li
                 Likeness::Alike
             } else {
                 Likeness::Unlike("emulated instructions against cycles")
+            }
+        }
+        Column::ModelCycles => {
+            if first.model.is_some() != second.model.is_some() {
+                Likeness::Unlike("estimated against counted cycles")
+            } else {
+                Likeness::Alike
             }
         }
         Column::HeapBytes | Column::HeapAllocs | Column::StackBytes | Column::CodeBytes => Likeness::Alike,
@@ -470,6 +489,47 @@ mod tests {
         let mut counted = chip.clone();
         counted.cycles_per_op = Some(1e6);
         assert!(matches!(likeness(Column::CyclesPerOp, &qemu, &counted), Likeness::Unlike(_)));
+    }
+
+    /// The timing model's estimate stands beside counted cycles (pqm4's,
+    /// a chip's) in the same figure, says it is an estimate in its unit,
+    /// and is never called alike to a count.
+    #[test]
+    fn an_estimate_stands_beside_counted_cycles_and_says_what_it_is() {
+        let mut pqm4 = timed(Algorithm::MlKem768, Operation::Keygen, 3.0);
+        pqm4.cycles_per_op = Some(988_722.0);
+        let mut qemu = emulated(timed(Algorithm::MlKem768, Operation::Keygen, 0.1));
+        qemu.model = Some(pqbench_types::ModelEstimate {
+            cycles_per_op: 1_234_567.0,
+            min_cycles: 1_234_000,
+            median_cycles: 1_234_500,
+            max_cycles: 1_235_000,
+            stdev_cycles: Some(10),
+            samples: 10,
+            hashing_share: Some(0.5),
+            functions: vec![],
+            parameters: String::from("refill=2,divide=7,wait_states=0"),
+        });
+        assert_eq!(value(Column::ModelCycles, &qemu), Some(1_234_567.0));
+        assert_eq!(value(Column::ModelCycles, &pqm4), Some(988_722.0));
+        assert_eq!(
+            likeness(Column::ModelCycles, &pqm4, &qemu),
+            Likeness::Unlike("estimated against counted cycles")
+        );
+        assert_eq!(likeness(Column::ModelCycles, &qemu, &qemu), Likeness::Alike);
+        assert_eq!(crate::charts::cell_text(Column::ModelCycles, &qemu), "1,234,567 m4-model-cycles");
+        assert_eq!(crate::charts::cell_text(Column::ModelCycles, &pqm4), "988,722 cycles");
+        assert!(crate::charts::figure_label(Column::ModelCycles).contains("estimated (M4 model)"));
+        assert_eq!(Column::ModelCycles.label(), "Cycles/op, estimated (M4 model)");
+
+        // Its time at a board's clock is an estimate, and says so beside a
+        // chip's measured time.
+        let at_180 = crate::estimate::at_clock(&qemu, 180_000_000).unwrap();
+        assert_eq!(
+            likeness(Column::AvgMs, &pqm4, &at_180),
+            Likeness::Unlike("estimated time (M4 model) against measured time")
+        );
+        assert_eq!(crate::charts::cell_text(Column::AvgMs, &at_180), "≈6.86 ms (est.)");
     }
 
     #[test]

@@ -196,10 +196,12 @@ fn a_matrix_view_reads_back_from_its_link() {
             pair: Some([12, 3]),
             chart: Some(Named { algorithm: Algorithm::MlKem768, operation: Operation::Encaps }),
             baseline: Some(Named { algorithm: Algorithm::X25519, operation: Operation::Agree }),
+            model_clock_hz: Some(168_000_000),
         }),
         ..View::default()
     };
     let query = view.to_query();
+    assert!(query.contains("mclock=168"), "{query}");
     assert!(query.contains("build=firmware%20opt-s%2C%20libcrux-ml-kem%200.0.11"), "{query}");
     assert_eq!(View::from_query(&query), Ok(view.clone()));
     let by_ratio = View {
@@ -212,6 +214,7 @@ fn a_matrix_view_reads_back_from_its_link() {
     assert_eq!(View::from_query(&by_ratio.to_query()), Ok(by_ratio));
     assert_eq!(View::from_query("figure=ops_per_sec").map(|v| v.matrix), Ok(None), "the default is none");
     assert!(View::from_query("pair=1").is_err());
+    assert!(View::from_query("mclock=100").is_err(), "only the clocks of the boards it stands for");
     assert!(View::from_query("figure=speed").is_err());
     assert!(View::from_query("chart=ML-KEM-768").is_err());
     let json = serde_json::to_string(&view).unwrap();

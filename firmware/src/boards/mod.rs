@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use pqbench_suite::{MemoryBudget, MemoryUse, Platform};
+use pqbench_suite::{Mark, MemoryBudget, MemoryUse, Platform};
 use pqbench_types::Clock;
 
 use crate::memory;
@@ -305,6 +305,30 @@ impl Platform for BoardPlatform {
 
     fn algorithm_start(&mut self) {
         memory::algorithm_start();
+    }
+
+    /// On QEMU, a `DBG #n` hint per mark: a no-op to the emulated core
+    /// (and one cycle in the timing model), seen by the timing model's
+    /// plugin when it translates the instruction. The plugin API shows it
+    /// neither registers nor memory, so a mark must be an instruction.
+    /// Nothing on a real board, where the debug hint would be the chip's
+    /// to interpret.
+    #[inline(always)]
+    fn mark(&mut self, mark: Mark) {
+        #[cfg(any(feature = "mps2-an386", feature = "netduinoplus2"))]
+        // SAFETY: DBG is a hint with no effect on registers, memory or
+        // flags. Not `nomem`: the marks must stay where they are between
+        // the timed calls, so the compiler may move no memory access across.
+        unsafe {
+            match mark {
+                Mark::OperationStart => core::arch::asm!("dbg #1", options(nostack, preserves_flags)),
+                Mark::SampleStart => core::arch::asm!("dbg #2", options(nostack, preserves_flags)),
+                Mark::SampleEnd => core::arch::asm!("dbg #3", options(nostack, preserves_flags)),
+                Mark::OperationEnd => core::arch::asm!("dbg #4", options(nostack, preserves_flags)),
+            }
+        }
+        #[cfg(not(any(feature = "mps2-an386", feature = "netduinoplus2")))]
+        let _ = mark;
     }
 
     fn memory_start(&mut self) {

@@ -80,7 +80,8 @@ pub async fn view_svg(state: &AppState, view: &View) -> ApiResult<String> {
             let loaded = state.store.matrix(&view.matrix_query()).await?;
             let settings = view.matrix.clone().unwrap_or_default();
             let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
-            let rows = matrix::rows(&columns, &loaded.results, &view.filter, &settings);
+            let results = pqbench_view::estimate::shown(&loaded.results, settings.model_clock_hz);
+            let rows = matrix::rows(&columns, &results, &view.filter, &settings);
             let labels: Vec<String> =
                 loaded.columns.iter().map(|c| charts::column_label(&c.run.board, &c.build_label)).collect();
             let chart = charts::matrix(&labels, &rows, &settings)

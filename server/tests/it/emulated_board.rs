@@ -170,7 +170,9 @@ fn rows(results: &[BenchResult]) -> Vec<(String, String)> {
 }
 
 /// The whole suite with default settings, twice: every operation measured,
-/// and the emulated board deterministic down to the last tick.
+/// with the timing model's estimate over the same samples, and the
+/// emulated board deterministic down to the last tick and the last
+/// estimated cycle.
 #[tokio::test]
 async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
     common::firmware_dist();
@@ -185,7 +187,26 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
         assert_eq!(r.status, Status::Ok, "{r:?}");
         assert!(r.iterations.unwrap() >= 10, "{r:?}");
         assert!(r.stack_bytes.is_some() && r.heap_bytes.is_some(), "{r:?}");
+        let model = r.model.as_ref().unwrap_or_else(|| panic!("no estimate: {r:?}"));
+        assert_eq!(Some(model.samples), r.samples, "{r:?}");
+        assert!(
+            model.min_cycles as f64 <= model.cycles_per_op && model.cycles_per_op <= model.max_cycles as f64
+        );
+        // A Cortex-M4 takes at least a cycle an instruction (the board's
+        // count is in SysTick steps of 40), and the model charges no more
+        // than about three on average to this code.
+        let instructions = pqbench_view::WorkPerOp::of(r).unwrap().value();
+        assert!((instructions - 80.0..instructions * 3.0).contains(&model.cycles_per_op), "{r:?}");
+        assert!(!model.functions.is_empty() && model.parameters == "refill=2,divide=7,wait_states=0");
     }
+    // The hashes are all hashing; ML-KEM is largely Keccak (libcrux's).
+    let share = |a: &str, o: &str| {
+        let r = results.iter().find(|r| r.algorithm.as_str() == a && r.operation.as_str() == o).unwrap();
+        r.model.as_ref().and_then(|m| m.hashing_share).unwrap()
+    };
+    assert!(share("SHA3-256", "hash") > 0.9 && share("SHAKE128", "hash") > 0.9);
+    assert!((0.2..0.9).contains(&share("ML-KEM-768", "keygen")));
+    assert!(share("SHA-256", "hash") < 0.05 && share("Ed25519", "sign") < 0.05);
     let throughput: Vec<_> = results.iter().filter(|r| r.bytes_per_sec.is_some()).collect();
     assert_eq!(
         throughput.len(),
@@ -202,6 +223,7 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
             first.algorithm,
             first.operation
         );
+        assert_eq!(first.model, second.model, "{} {}", first.algorithm, first.operation);
     }
 }
 
