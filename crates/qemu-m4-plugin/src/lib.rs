@@ -7,8 +7,10 @@
 //!     -plugin libpqbench_qemu_m4_plugin.so,out=cycles.txt[,refill=2][,divide=7][,wait_states=0]
 //! ```
 //!
-//! Each instruction is decoded once, when QEMU translates its block; its
-//! execution then runs the model on it. The board marks each operation it
+//! Each block is decoded and costed once, when QEMU translates it, and
+//! charged with one callback each time it executes (its first
+//! instruction's cost depends on the block before, the rest's do not: see
+//! `Block`). The board marks each operation it
 //! measures and each of its samples with `DBG #n` hints
 //! (`pqbench_suite::Mark`); at each operation's end the plugin appends to
 //! `out` the estimated cycles of every sample and where in the program they

@@ -173,9 +173,15 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
             // formatting between operations, which is the transport's:
             // compared below within a margin, not exactly.
             stack_depth_bytes: None,
+            // Two images: the timed code is the same, its placement not;
+            // compared below within a margin.
+            model: None,
             ..r.clone()
         };
         assert_eq!(timeless(defmt), timeless(text));
+        let (defmt_model, text_model) = (defmt.model.as_ref().unwrap(), text.model.as_ref().unwrap());
+        let cycles = text_model.cycles_per_op;
+        assert!((defmt_model.cycles_per_op - cycles).abs() <= cycles * 0.001 + 100.0, "{defmt:?}\n{text:?}");
         let (defmt_depth, text_depth) = (defmt.stack_depth_bytes.unwrap(), text.stack_depth_bytes.unwrap());
         assert!(defmt_depth.abs_diff(text_depth) <= 256, "{defmt:?}\n{text:?}");
         let close =

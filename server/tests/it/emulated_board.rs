@@ -429,7 +429,10 @@ async fn build_variants_are_offered_and_recorded() {
     let server = common::start_server(&[]).await;
     let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
-    assert_eq!(mps2.variants, ["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto"]);
+    assert_eq!(
+        mps2.variants,
+        ["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto", "opt-s-pqclean"]
+    );
     let mut keygen_ticks = Vec::new();
     for (variant, opt_level) in [("opt-s", "s"), ("opt-z", "z"), ("opt-3", "3")] {
         let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
@@ -450,6 +453,21 @@ async fn build_variants_are_offered_and_recorded() {
     assert_eq!(run.build.crates.get("libcrux-ml-kem"), None);
     assert_eq!(results.len(), 3);
     assert!(results.iter().all(|r| r.status == Status::Ok), "{results:?}");
+
+    // PQClean's C, named for the packages its sources came from, its
+    // Keccak among the functions the timing model names.
+    let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"],
+        "min_iterations": 1, "min_time_ms": 0, "variant": "opt-s-pqclean"});
+    let (run, results) = server.run_to_end(request).await;
+    assert_eq!(run.status, RunStatus::Complete, "{run:?}");
+    assert_eq!(run.build.crates.get("pqclean-ml-kem").map(String::as_str), Some("0.1.1"));
+    assert_eq!(run.build.label(run.source), "firmware opt-s, pqclean-ml-kem 0.1.1");
+    for r in &results {
+        assert_eq!(r.status, Status::Ok, "{r:?}");
+        let model = r.model.as_ref().unwrap();
+        let keccak = model.functions.iter().find(|f| f.name == "KeccakF1600_StatePermute").unwrap();
+        assert!(keccak.hashing && model.hashing_share.unwrap() > 0.3, "{model:?}");
+    }
     let (status, body) =
         server.post("/api/runs", &json!({"board": "qemu-mps2-an386", "variant": "opt-9"})).await;
     assert_eq!(status, 400, "{body}");
