@@ -51,12 +51,16 @@ const VARIANT: &str = "opt-s-pqclean";
 pub fn m4_model(project: &Project, args: &[&str]) -> Result<()> {
     let mut kem_calls = "100";
     let mut dsa_calls = "1000";
+    let mut rounds = 3u32;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match *arg {
             "--kem-calls" => kem_calls = args.next().context("--kem-calls N")?,
             "--dsa-calls" => dsa_calls = args.next().context("--dsa-calls N")?,
-            other => bail!("bench-m4-model: unknown argument {other} (--kem-calls N, --dsa-calls N)"),
+            "--rounds" => rounds = args.next().and_then(|n| n.parse().ok()).context("--rounds N")?,
+            other => {
+                bail!("bench-m4-model: unknown argument {other} (--kem-calls N, --dsa-calls N, --rounds N)")
+            }
         }
     }
     let cross = setup::ensure(project, false)?;
@@ -93,24 +97,41 @@ pub fn m4_model(project: &Project, args: &[&str]) -> Result<()> {
         estimates.extend(export["results"].as_array().context("a run's results")?.iter().cloned());
     }
     print_accuracy(&estimates)?;
+    if rounds > 0 {
+        whole_suite_cost(project, &cross, board, &dir, &db, rounds)?;
+    }
+    std::fs::remove_dir_all(&dir)?;
+    Ok(())
+}
 
-    step("the whole suite on the emulated board (opt-s), with the plugin and without, three times each");
+/// The whole suite on the emulated board with the plugin and without it
+/// (a dist folder without `qemu/`), alternated, wall time.
+fn whole_suite_cost(
+    project: &Project,
+    cross: &crate::toolchain::CrossToolchain,
+    board: &Board,
+    dir: &Path,
+    db: &Path,
+    rounds: u32,
+) -> Result<()> {
+    step(&format!(
+        "the whole suite on the emulated board (opt-s), with the plugin and without, {rounds} times each"
+    ));
     let bare = dir.join("dist-without-plugin");
     std::fs::create_dir_all(&bare)?;
     std::os::unix::fs::symlink(project.dist().join("firmware"), bare.join("firmware"))?;
     let default = Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
-    project.build_image(&cross, board, default)?;
+    project.build_image(cross, board, default)?;
     println!("\n| round | with the plugin | without |\n| --- | ---: | ---: |");
-    for round in 1..=3 {
+    for round in 1..=rounds {
         let mut seconds = [0.0; 2];
         for (slot, dist) in [project.dist(), bare.clone()].iter().enumerate() {
             let started = Instant::now();
-            pqbench(project, dist, &db, &["run", "--board", "qemu-mps2-an386"])?;
+            pqbench(project, dist, db, &["run", "--board", "qemu-mps2-an386"])?;
             seconds[slot] = started.elapsed().as_secs_f64();
         }
         println!("| {round} | {:.1} s | {:.1} s |", seconds[0], seconds[1]);
     }
-    std::fs::remove_dir_all(&dir)?;
     Ok(())
 }
 

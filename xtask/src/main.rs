@@ -191,7 +191,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N]"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N] [--rounds N]"
             );
             std::process::exit(2);
         }
