@@ -532,6 +532,10 @@ async fn receive(
             tracing::warn!(run, host, "the agent refused a record: {why}");
             stored(store.count_rejected(run).await, run);
         }
+        FromAgent::Noted { run, note } => {
+            run_of(runs, run)?;
+            stored(store.note_run(run, &note).await, run);
+        }
         FromAgent::Finished { run, status, error, results } => {
             run_of(runs, run)?;
             let Some(r) = runs.remove(&run) else { return Ok(()) };

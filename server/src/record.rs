@@ -74,6 +74,10 @@ impl Recorder for StoreRecorder {
         Box::pin(async move { self.store.count_rejected(self.run_id).await.map_err(RecordError::new) })
     }
 
+    fn note<'a>(&'a self, note: &'a str) -> Recording<'a, ()> {
+        Box::pin(async move { self.store.note_run(self.run_id, note).await.map_err(RecordError::new) })
+    }
+
     fn finish<'a>(
         &'a self,
         status: RunStatus,

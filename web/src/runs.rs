@@ -194,6 +194,9 @@ fn run_row(run: Run) -> impl IntoView {
                 // Why a run failed or came back incomplete (a probe not
                 // reached, a board fault) is what its owner needs first.
                 {run.error.map(|error| view! { <span class="note run-error">{error}</span> })}
+                // What the run went through that its figures do not show (a
+                // probe that failed now and then): whole, but worth a look.
+                {run.notes.map(|notes| view! { <span class="note run-notes">{notes}</span> })}
             </td>
             <td title=run.started_at.clone()>{format::timestamp(&run.started_at)}</td>
             <td>

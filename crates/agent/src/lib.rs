@@ -97,6 +97,10 @@ impl Recorder for Uplink {
         Box::pin(self.send(FromAgent::Rejected { run: self.run_id, why: why.to_string() }))
     }
 
+    fn note<'a>(&'a self, note: &'a str) -> Recording<'a, ()> {
+        Box::pin(self.send(FromAgent::Noted { run: self.run_id, note: note.to_string() }))
+    }
+
     /// Over the connection the central server vouches for the run as a
     /// store would, and the status returned is the one sent.
     fn finish<'a>(

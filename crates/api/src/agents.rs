@@ -26,8 +26,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Board, RunRequest};
 
-/// Both ends speak this version; a server refuses an agent of another.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Both ends speak this version; a server refuses an agent of another, at
+/// its hello rather than at the first message it could not read. 2 added
+/// `noted` (a run's notes).
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The longest host name an agent may give, and its characters: it is
 /// shown on the dashboard and is the first part of its boards' ids.
@@ -82,6 +84,12 @@ pub enum FromAgent {
     Rejected {
         run: i64,
         why: String,
+    },
+    /// A line for the run's notes (`Run::notes`): what happened on the way
+    /// that its results do not say.
+    Noted {
+        run: i64,
+        note: String,
     },
     /// The run ended on the agent; `results` is how many it reported.
     Finished {

@@ -33,6 +33,9 @@ impl Recorder for Counting {
         self.rejected.lock().unwrap().push(why.to_string());
         Box::pin(async { Ok(()) })
     }
+    fn note<'a>(&'a self, _: &'a str) -> Recording<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
     fn finish<'a>(
         &'a self,
         status: RunStatus,

@@ -57,6 +57,10 @@ pub trait Recorder: Send + Sync {
     /// A record that was refused on the way in (bad checksum, cut off...).
     fn count_rejected<'a>(&'a self, why: &'a str) -> Recording<'a, ()>;
 
+    /// A line for the run's notes: what happened on the way that its
+    /// results do not say (a probe's transient errors it recovered from).
+    fn note<'a>(&'a self, note: &'a str) -> Recording<'a, ()>;
+
     /// Ends the run. With `expected`, a `complete` run is vouched for: it
     /// must hold that many results, or it is written `incomplete`. Returns
     /// the status written.

@@ -284,6 +284,14 @@ impl Store {
         on_backend!(self, db => db.count_rejected(run_id).await)
     }
 
+    /// Adds a line to what the run's notes say of its way (a probe's
+    /// transient errors it recovered from, ...): shown with the run, never
+    /// in place of its error.
+    pub async fn note_run(&self, run_id: i64, note: &str) -> StoreResult<()> {
+        let _writing = self.writing().await;
+        on_backend!(self, db => db.note_run(run_id, note).await)
+    }
+
     /// Ends a board's run, as [`Store::finish_run_expecting`] without a
     /// count: a `complete` run must still have its rows numbered 1 to n
     /// without a gap.

@@ -92,6 +92,7 @@ const TABLES: &[Table] = &[
             ("import_id", Integer),
             ("host", Text),
             ("build_label", Text),
+            ("notes", Text),
         ],
         identity: true,
     },

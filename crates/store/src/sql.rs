@@ -205,6 +205,20 @@ impl Statements {
         Ok(())
     }
 
+    /// Appends a line to the run's notes.
+    pub async fn note_run(&self, run_id: i64, note: &str) -> StoreResult<()> {
+        // One statement, so two notes never lose each other.
+        sqlx::query(
+            "UPDATE runs SET notes = CASE WHEN notes IS NULL THEN $1 ELSE notes || '\n' || $1 END \
+             WHERE id = $2",
+        )
+        .bind(text(note))
+        .bind(run_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     pub async fn finish_run_expecting(
         &self,
         run_id: i64,
@@ -515,7 +529,7 @@ where
 }
 
 const RUN_COLUMNS: &str = "SELECT id, status, source, board, clock_hz, build, build_label, started_at,
-    finished_at, error, rejected_records, host FROM runs";
+    finished_at, error, rejected_records, host, notes FROM runs";
 
 fn source_of(row: &DbRow, column: &str) -> StoreResult<Source> {
     let source: String = row.try_get(column)?;
@@ -537,6 +551,7 @@ fn run_from_row(row: &DbRow) -> StoreResult<Run> {
         error: row.try_get("error")?,
         rejected_records: row.try_get::<i64, _>("rejected_records")? as u64,
         host: row.try_get("host")?,
+        notes: row.try_get("notes")?,
     })
 }
 

@@ -517,7 +517,21 @@ on_both_databases!(
     an_import_is_stored_once,
     figures_read_back_bit_for_bit,
     text_with_a_nul_is_stored_alike_on_both,
+    a_runs_notes_are_kept_line_by_line,
 );
+
+/// A run's notes: none until one is added, then each on a line of its own,
+/// in the order added, beside an error and never in place of it.
+async fn a_runs_notes_are_kept_line_by_line(store: Store) {
+    let id = store.create_run(&NewRun::on_board("probe:066DFF", None)).await.unwrap();
+    assert_eq!(store.run(id).await.unwrap().unwrap().notes, None);
+    store.note_run(id, "the probe failed 3 requests on the way").await.unwrap();
+    store.note_run(id, "'quoted' and ünïcode").await.unwrap();
+    store.finish_run(id, RunStatus::Failed, Some("unplugged")).await.unwrap();
+    let run = store.run(id).await.unwrap().unwrap();
+    assert_eq!(run.notes.as_deref(), Some("the probe failed 3 requests on the way\n'quoted' and ünïcode"));
+    assert_eq!(run.error.as_deref(), Some("unplugged"));
+}
 
 /// PostgreSQL's text cannot hold NUL; SQLite's can. Both store it as
 /// U+FFFD, so what one holds the other can.

@@ -234,6 +234,11 @@ pub struct Run {
     /// on the server's own boards, an upload or an import.
     #[serde(default)]
     pub host: Option<String>,
+    /// What happened on the way that the results do not say, a line each
+    /// (a probe's transient errors it recovered from, ...); null when
+    /// nothing did.
+    #[serde(default)]
+    pub notes: Option<String>,
 }
 
 /// One result with the run it belongs to, as `GET /api/results` lists them

@@ -124,6 +124,7 @@ mod tests {
             finished_at: None,
             error: None,
             rejected_records: 0,
+            notes: None,
             host: None,
         }
     }

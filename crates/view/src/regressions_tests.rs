@@ -31,6 +31,7 @@ fn run(board: &str, opt: &str, implementation: Option<&str>, revision: &str) -> 
         finished_at: None,
         error: None,
         rejected_records: 0,
+        notes: None,
         host: None,
     }
 }

@@ -386,6 +386,10 @@ async fn the_server_holds_an_agent_to_the_protocol() {
     // In order: stored. A number already used: refused.
     say(&mut socket, result(1)).await;
     say(&mut socket, result(1)).await;
+    // Notes, kept in the order they came.
+    for note in ["the probe failed 2 requests on the way", "and then 1"] {
+        say(&mut socket, FromAgent::Noted { run: id, note: note.into() }).await;
+    }
     let finished =
         FromAgent::Finished { run: id, status: RunStatus::Complete, error: None, results: Some(1) };
     say(&mut socket, finished).await;
@@ -397,6 +401,7 @@ async fn the_server_holds_an_agent_to_the_protocol() {
         (RunStatus::Incomplete, 2, Some("bench"))
     );
     assert_eq!(run.error.as_deref(), Some("the server refused 2 of the agent's records"));
+    assert_eq!(run.notes.as_deref(), Some("the probe failed 2 requests on the way\nand then 1"));
     let clock = Clock { ticks_per_second: 180_000_000, unit: TickUnit::Cycles };
     assert_eq!(results, [BenchResult::from_measurement(&counted, &clock)]);
     assert_eq!(results[0].cycles_per_op, Some(1_000_000.75));
