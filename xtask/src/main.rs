@@ -69,6 +69,8 @@ const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
 /// An image built for tests alone, into `<dist>/test/`, all for the
 /// mps2-an386.
 struct TestImage {
+    /// The catalogue's board, by its firmware name.
+    board: &'static str,
     file: &'static str,
     /// Features beside the board's own.
     features: &'static str,
@@ -79,28 +81,39 @@ struct TestImage {
 
 const TEST_IMAGES: &[TestImage] = &[
     TestImage {
+        board: "mps2-an386",
         file: "mps2-an386-self-test-fault.elf",
         features: "inject-self-test-fault",
         defmt: false,
         what: "mps2-an386 with a failing self-test",
     },
     TestImage {
+        board: "mps2-an386",
         file: "mps2-an386-pqc-fault.elf",
         features: "inject-pqc-fault",
         defmt: false,
         what: "mps2-an386 with ML-KEM and ML-DSA wrong but consistent",
     },
     TestImage {
+        board: "mps2-an386",
         file: "mps2-an386-defmt-text-mirror.elf",
         features: "text-mirror",
         defmt: true,
         what: "mps2-an386 sending each record as a defmt frame and as a text line",
     },
     TestImage {
+        board: "mps2-an386",
         file: "mps2-an386-defmt-rtt.elf",
         features: "defmt-rtt",
         defmt: true,
         what: "mps2-an386 on defmt-rtt, its RTT and mailbox reached through QEMU's gdbstub",
+    },
+    TestImage {
+        board: "nucleo-f446ze",
+        file: "nucleo-f446ze-defmt-rtt-clock-hang.elf",
+        features: "defmt-rtt,test-clock-waits-forever",
+        defmt: true,
+        what: "NUCLEO-F446ZE on defmt-rtt whose clock waits never give up (hangs on QEMU's STM32F405)",
     },
 ];
 
@@ -145,6 +158,11 @@ fn main() -> Result<()> {
                 project.build_image(&cross, board, variant)?;
             }
             Ok(())
+        }
+        // The images only tests use (`dist/test/`), for a focused test run.
+        ["build-test-images"] => {
+            let cross = setup::ensure(&project, false)?;
+            project.build_test_images(&cross)
         }
         ["build-browser"] => {
             let cross = setup::ensure(&project, false)?;
@@ -383,7 +401,7 @@ impl Project {
     fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
         for image in TEST_IMAGES {
             step(&format!("test image: {}", image.what));
-            let board = Board::by_firmware("mps2-an386").context("the catalogue has the mps2-an386")?;
+            let board = Board::by_firmware(image.board).context("a test image's board is the catalogue's")?;
             let default = Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
             let features = format!("{},{}", board.features(default), image.features);
             let env: &[(&str, &str)] = if image.defmt { &[DEFMT_LOG] } else { &[] };

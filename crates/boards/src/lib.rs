@@ -361,6 +361,7 @@ pub const OTHER_FIRMWARE_FEATURES: &[&str] = &[
     "inject-self-test-fault",
     "inject-pqc-fault",
     "text-mirror",
+    "test-clock-waits-forever",
     "clock-24mhz",
 ];
 

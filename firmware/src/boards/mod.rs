@@ -92,24 +92,54 @@ pub mod mmio {
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub struct TimedOut;
 
+    /// What the bring-up waits for now, for the host to read through the
+    /// debug probe when the board does not take its command: the address
+    /// and length of a string in flash, or zeros when it waits for nothing.
+    /// Without it a hung board is only a program counter in [`wait_for`].
+    #[unsafe(no_mangle)]
+    pub static PQBENCH_WAITING_FOR: [core::sync::atomic::AtomicUsize; 2] =
+        [core::sync::atomic::AtomicUsize::new(0), core::sync::atomic::AtomicUsize::new(0)];
+
+    fn waiting_for(what: &'static str) {
+        use core::sync::atomic::Ordering;
+        PQBENCH_WAITING_FOR[1].store(what.len(), Ordering::Relaxed);
+        PQBENCH_WAITING_FOR[0].store(what.as_ptr() as usize, Ordering::Relaxed);
+    }
+
     /// Waits for all of `mask` to read as `expected`, giving up after at
     /// least `cycles` core cycles (on a Cortex-M4 or M33 about three and a
     /// half times as many: the delay's loop and the register read). There
     /// is no timer this early in a boot, so the time is counted in polls;
-    /// each caller says what its bound is in time at the clock it runs on.
+    /// each caller says what its bound is in time at the clock it runs on,
+    /// and `what` names the bit waited for (`HSERDY`), for a debugger.
+    ///
+    /// The test images' `test-clock-waits-forever` never gives up: a board
+    /// whose bring-up hangs, as one without these bounds would.
     ///
     /// # Safety
     /// As for [`read`].
     #[must_use = "a time-out means the clock did not come: fall back"]
-    pub unsafe fn wait_for(address: usize, mask: u32, expected: u32, cycles: u32) -> Result<(), TimedOut> {
-        for _ in 0..=cycles / POLL_SPACING_CYCLES {
+    pub unsafe fn wait_for(
+        what: &'static str,
+        address: usize,
+        mask: u32,
+        expected: u32,
+        cycles: u32,
+    ) -> Result<(), TimedOut> {
+        waiting_for(what);
+        let mut polls = 0..=cycles / POLL_SPACING_CYCLES;
+        let reached = loop {
             // SAFETY: per the caller.
             if unsafe { read(address) } & mask == expected {
-                return Ok(());
+                break Ok(());
+            }
+            if polls.next().is_none() && cfg!(not(feature = "test-clock-waits-forever")) {
+                break Err(TimedOut);
             }
             cortex_m::asm::delay(POLL_SPACING_CYCLES);
-        }
-        Err(TimedOut)
+        };
+        waiting_for("");
+        reached
     }
 
     /// Waits for all of `mask` to read as `expected`, however long that

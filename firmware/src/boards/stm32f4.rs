@@ -167,7 +167,7 @@ fn start_hse_bypass() -> Result<(), TimedOut> {
     unsafe {
         modify(RCC_CR, 0, CR_HSEBYP);
         modify(RCC_CR, 0, CR_HSEON);
-        wait_for(RCC_CR, CR_HSERDY, CR_HSERDY, WAIT)
+        wait_for("HSERDY", RCC_CR, CR_HSERDY, CR_HSERDY, WAIT)
     }
 }
 
@@ -199,21 +199,21 @@ fn switch_to_pll(input: PllInput) -> Result<(), TimedOut> {
             (2 << 28) | (TARGET.q << 24) | source | (TARGET.p_bits << 16) | (TARGET.n << 6) | m,
         );
         modify(RCC_CR, 0, CR_PLLON);
-        wait_for(RCC_CR, CR_PLLRDY, CR_PLLRDY, WAIT)?;
+        wait_for("PLLRDY", RCC_CR, CR_PLLRDY, CR_PLLRDY, WAIT)?;
         if TARGET.overdrive {
             modify(PWR_CR, 0, PWR_ODEN);
-            wait_for(PWR_CSR, 1 << 16, 1 << 16, WAIT)?; // ODRDY
+            wait_for("ODRDY", PWR_CSR, 1 << 16, 1 << 16, WAIT)?;
             modify(PWR_CR, 0, PWR_ODSWEN);
-            wait_for(PWR_CSR, 1 << 17, 1 << 17, WAIT)?; // ODSWRDY
+            wait_for("ODSWRDY", PWR_CSR, 1 << 17, 1 << 17, WAIT)?;
         }
         // The target's LATENCY with prefetch and caches (the ART
         // accelerator), read back before the clock rises (RM0390 §3.4.1).
         write(FLASH_ACR, ACR_CACHES | TARGET.latency);
-        wait_for(FLASH_ACR, ACR_LATENCY, TARGET.latency, WAIT)?;
+        wait_for("the flash latency", FLASH_ACR, ACR_LATENCY, TARGET.latency, WAIT)?;
         // The bus prescalers, then switch to the PLL.
         modify(RCC_CFGR, CFGR_PRESCALERS, TARGET.prescalers);
         modify(RCC_CFGR, CFGR_SW, 0b10);
-        wait_for(RCC_CFGR, CFGR_SWS, 0b10 << 2, WAIT) // SWS = PLL
+        wait_for("SWS = PLL", RCC_CFGR, CFGR_SWS, 0b10 << 2, WAIT)
     }
 }
 
@@ -229,13 +229,13 @@ fn back_to_hsi() {
         modify(RCC_CFGR, CFGR_SW, 0b00);
         // Should even this time out there is nothing better to do: go on,
         // and report the HSI, which is what SW now asks for.
-        let _ = wait_for(RCC_CFGR, CFGR_SWS, 0, WAIT);
+        let _ = wait_for("SWS = HSI", RCC_CFGR, CFGR_SWS, 0, WAIT);
         // Every bus undivided: 16 MHz is within each one's limit.
         modify(RCC_CFGR, CFGR_PRESCALERS, 0);
         // No wait state up to 30 MHz at 2.7 to 3.6 V (RM0390 §3.4.1's
         // wait-state table); prefetch and caches on, as at 180 MHz.
         write(FLASH_ACR, ACR_CACHES);
-        let _ = wait_for(FLASH_ACR, ACR_LATENCY, 0, WAIT);
+        let _ = wait_for("the flash latency", FLASH_ACR, ACR_LATENCY, 0, WAIT);
         modify(RCC_CR, CR_PLLON, 0);
         modify(PWR_CR, PWR_ODSWEN, 0);
         modify(PWR_CR, PWR_ODEN, 0);

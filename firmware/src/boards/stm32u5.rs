@@ -98,22 +98,22 @@ fn switch_to_pll() -> Result<(), TimedOut> {
     unsafe {
         modify(RCC_AHB3ENR, 0, 1 << 2); // PWREN
         modify(RCC_CR, 0, 1 << 8); // HSION
-        wait_for(RCC_CR, 1 << 10, 1 << 10, WAIT)?; // HSIRDY
+        wait_for("HSIRDY", RCC_CR, 1 << 10, 1 << 10, WAIT)?;
         // PLL1SRC=HSI16, PLL1RGE=8..16 MHz, PLL1M=1, PLL1MBOOST=/1, R output on.
         write(RCC_PLL1CFGR, (1 << 18) | (0b11 << 2) | 0b10);
         modify(PWR_VOSR, 0b11 << 16, (0b11 << 16) | (1 << 18)); // VOS range 1, BOOSTEN
-        wait_for(PWR_VOSR, (1 << 15) | (1 << 14), (1 << 15) | (1 << 14), WAIT)?; // VOSRDY, BOOSTRDY
+        wait_for("VOSRDY and BOOSTRDY", PWR_VOSR, (1 << 15) | (1 << 14), (1 << 15) | (1 << 14), WAIT)?;
         let (n, r, latency) = PLL_N_R_LATENCY;
         modify(FLASH_ACR, ACR_LATENCY, (1 << 8) | latency); // PRFTEN, LATENCY
-        wait_for(FLASH_ACR, ACR_LATENCY, latency, WAIT)?;
+        wait_for("the flash latency", FLASH_ACR, ACR_LATENCY, latency, WAIT)?;
         // N, P=2, Q=2, R (fields hold value - 1).
         write(RCC_PLL1DIVR, ((r - 1) << 24) | (1 << 16) | (1 << 9) | (n - 1));
         modify(RCC_CR, 0, CR_PLL1ON);
-        wait_for(RCC_CR, CR_PLL1RDY, CR_PLL1RDY, WAIT)?;
+        wait_for("PLL1RDY", RCC_CR, CR_PLL1RDY, CR_PLL1RDY, WAIT)?;
         // Step through AHB /2 for 1 µs so the current does not jump at once.
         modify(RCC_CFGR2, CFGR2_HPRE, 0b1000);
         modify(RCC_CFGR1, CFGR1_SW, 0b11); // SW = PLL1
-        let switched = wait_for(RCC_CFGR1, CFGR1_SWS, 0b11 << 2, WAIT);
+        let switched = wait_for("SWS = PLL1", RCC_CFGR1, CFGR1_SWS, 0b11 << 2, WAIT);
         cortex_m::asm::delay(160);
         modify(RCC_CFGR2, CFGR2_HPRE, 0);
         switched
@@ -131,10 +131,10 @@ fn back_to_msis() {
         modify(RCC_CFGR1, CFGR1_SW, 0b00);
         // Should even this time out there is nothing better to do: go on,
         // and report MSIS, which is what SW now asks for.
-        let _ = wait_for(RCC_CFGR1, CFGR1_SWS, 0, WAIT);
+        let _ = wait_for("SWS = MSIS", RCC_CFGR1, CFGR1_SWS, 0, WAIT);
         modify(RCC_CFGR2, CFGR2_HPRE, 0);
         modify(FLASH_ACR, ACR_LATENCY, 0);
-        let _ = wait_for(FLASH_ACR, ACR_LATENCY, 0, WAIT);
+        let _ = wait_for("the flash latency", FLASH_ACR, ACR_LATENCY, 0, WAIT);
         modify(RCC_CR, CR_PLL1ON, 0);
     }
 }
@@ -150,7 +150,7 @@ fn enable_icache() {
     // SAFETY: the ICACHE's documented control and status registers; the
     // cache is transparent to the code that runs from the flash.
     unsafe {
-        if wait_for(ICACHE_SR, ICACHE_SR_BUSYF, 0, WAIT).is_ok() {
+        if wait_for("the ICACHE's invalidation", ICACHE_SR, ICACHE_SR_BUSYF, 0, WAIT).is_ok() {
             modify(ICACHE_CR, 0, ICACHE_CR_EN);
         }
     }
@@ -179,7 +179,13 @@ const BRR: usize = 0x0C;
 const ISR: usize = 0x1C;
 const RDR: usize = 0x24;
 const TDR: usize = 0x28;
+const ICR: usize = 0x20;
 const ISR_TXE: u32 = 1 << 7;
+/// The receive errors (RM0456 §67.8.10, USART_ISR): overrun, noise,
+/// framing and parity. Each stays set until its clear bit in USART_ICR,
+/// at the same position, is written; an overrun left set stops reception
+/// for good (no byte moves to RDR again), so they are cleared as they come.
+const ISR_RECEIVE_ERRORS: u32 = 0b1111;
 const ISR_RXNE: u32 = 1 << 5;
 const CR1_UE: u32 = 1 << 0;
 const CR1_RE: u32 = 1 << 2;
@@ -223,7 +229,16 @@ impl super::Uart for Usart {
     }
 
     fn read_byte(&mut self) -> Option<u8> {
-        // SAFETY: the USART's status and data registers.
-        unsafe { (read(self.base + ISR) & ISR_RXNE != 0).then(|| read(self.base + RDR) as u8) }
+        // SAFETY: the USART's status, clear and data registers.
+        unsafe {
+            let isr = read(self.base + ISR);
+            if isr & ISR_RECEIVE_ERRORS != 0 {
+                // Bytes were lost while the board was busy: the command
+                // they belonged to fails to parse and is answered with an
+                // error, and the next one is heard.
+                write(self.base + ICR, isr & ISR_RECEIVE_ERRORS);
+            }
+            (isr & ISR_RXNE != 0).then(|| read(self.base + RDR) as u8)
+        }
     }
 }
