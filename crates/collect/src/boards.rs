@@ -5,7 +5,7 @@
 //! on it starts QEMU with that UART on a pseudo-terminal and talks to it
 //! through `tokio-serial`, exactly as to a NUCLEO's virtual COM port.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -39,8 +39,10 @@ pub fn emulated() -> impl Iterator<Item = (&'static CatalogueBoard, &'static Qem
     BOARDS.iter().filter_map(|board| Some((board, board.qemu()?)))
 }
 
+pub use crate::probe_wiring::{EVERY_PROBE, ProbeConnection, ProbeWiring};
+
 /// The boards a debug probe can be wired to.
-fn probe_boards() -> impl Iterator<Item = &'static CatalogueBoard> {
+pub(crate) fn probe_boards() -> impl Iterator<Item = &'static CatalogueBoard> {
     BOARDS.iter().filter(|board| board.probe_rs_chip().is_some())
 }
 
@@ -94,6 +96,10 @@ pub enum BoardError {
     ProbeNotWired { serial: String },
     #[error("--probe {0:?}: expected SERIAL=BOARD with BOARD one of {boards}", boards = probe_board_names())]
     BadWiring(String),
+    #[error(
+        "--probe-speed {0:?}: expected KHZ or SERIAL=KHZ, with KHZ a whole number of kHz from 1 to 100000"
+    )]
+    BadProbeSpeed(String),
     /// A serial board that cannot run now: no firmware answered, the port
     /// is busy, or it is still being asked.
     #[error("{board}: {why}")]
@@ -102,32 +108,6 @@ pub enum BoardError {
 
 fn probe_board_names() -> String {
     probe_boards().map(|b| b.firmware).collect::<Vec<_>>().join(", ")
-}
-
-/// Which board each probe is wired to, as the person running pqbench says:
-/// a probe's USB identity does not tell what it is connected to.
-#[derive(Debug, Clone, Default)]
-pub struct ProbeWiring(HashMap<String, &'static CatalogueBoard>);
-
-impl ProbeWiring {
-    /// Reads `SERIAL=BOARD` pairs.
-    pub fn parse<'s>(pairs: impl IntoIterator<Item = &'s str>) -> Result<ProbeWiring, BoardError> {
-        let mut wiring = HashMap::new();
-        for pair in pairs {
-            let bad = || BoardError::BadWiring(pair.into());
-            let (serial, board) = pair.split_once('=').ok_or_else(bad)?;
-            let board = probe_boards().find(|b| b.firmware == board.trim()).ok_or_else(bad)?;
-            if serial.trim().is_empty() {
-                return Err(bad());
-            }
-            wiring.insert(serial.trim().to_string(), board);
-        }
-        Ok(ProbeWiring(wiring))
-    }
-
-    fn board(&self, serial: &str) -> Option<&'static CatalogueBoard> {
-        self.0.get(serial).copied()
-    }
 }
 
 /// What a reserved run drives.
@@ -153,6 +133,7 @@ pub enum Target {
         /// probe-rs's name for the chip.
         chip: &'static str,
         image: PathBuf,
+        connection: ProbeConnection,
     },
 }
 
@@ -186,7 +167,7 @@ pub const PROBE_PREFIX: &str = "probe:";
 
 impl Boards {
     pub fn new(firmware_dir: PathBuf, wiring: ProbeWiring) -> Self {
-        if !cfg!(feature = "probe-rs") && !wiring.0.is_empty() {
+        if !cfg!(feature = "probe-rs") && !wiring.is_empty() {
             tracing::warn!("probes are wired with --probe, but this pqbench is built without probe support");
         }
         Boards { firmware_dir, wiring, busy: Arc::default(), monitors: None, watch: None }
@@ -307,6 +288,11 @@ impl Boards {
             Some(serial) => self.wired(serial),
             None => self.watch.as_ref()?.port(id)?.board,
         }
+    }
+
+    /// How to connect to the probe with this serial.
+    pub fn probe_connection(&self, serial: &str) -> ProbeConnection {
+        self.wiring.connection(serial)
     }
 
     /// The serial numbers of the probes attached now.
@@ -467,7 +453,8 @@ impl Boards {
         let image = self.built(board, PROBE_VARIANT, image)?;
         let chip =
             board.probe_rs_chip().ok_or_else(|| BoardError::ProbeNotWired { serial: serial.into() })?;
-        Ok(Target::Probe { serial: serial.into(), board, chip, image })
+        let connection = self.wiring.connection(serial);
+        Ok(Target::Probe { serial: serial.into(), board, chip, image, connection })
     }
 
     #[cfg(not(feature = "probe-rs"))]

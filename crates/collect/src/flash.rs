@@ -77,7 +77,7 @@ pub async fn flash(boards: &Boards, id: &str, variant: &str) -> Result<Flashed, 
         .map_err(|e| FlashError::NotConfirmed { image: path_text(&path), why: e.to_string() })??;
     let build_id = image.build_id.clone();
     let _held = boards.hold(id)?;
-    write(id, &watched.port, chip, Arc::new(image)).await?;
+    write(boards, id, &watched.port, chip, Arc::new(image)).await?;
     watch.image_rebuilt(&path);
     let hello = confirm(&watched.port.path, build_id.as_deref(), CONFIRM_WAIT)
         .await
@@ -92,6 +92,7 @@ fn path_text(path: &std::path::Path) -> String {
 
 #[cfg(feature = "probe-rs")]
 async fn write(
+    boards: &Boards,
     id: &str,
     port: &ports::FoundPort,
     chip: &'static str,
@@ -102,9 +103,10 @@ async fn write(
     let serial = ports::paired_probe(port, &serials)
         .ok_or_else(|| FlashError::NoProbe { board: id.into(), port: port.path.display().to_string() })?
         .to_string();
+    let connection = boards.probe_connection(&serial);
     let written = tokio::task::spawn_blocking(move || {
         let opened = probe::open(&serial)?;
-        probe::write_image(opened, &serial, chip, image, Flash::Write)
+        probe::write_image(opened, &serial, chip, image, Flash::Write, connection)
     })
     .await;
     match written {
@@ -117,6 +119,7 @@ async fn write(
 
 #[cfg(not(feature = "probe-rs"))]
 async fn write(
+    _boards: &Boards,
     id: &str,
     _port: &ports::FoundPort,
     _chip: &'static str,

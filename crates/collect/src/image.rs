@@ -57,6 +57,19 @@ impl FirmwareImage {
         file.symbols().find(|s| s.name() == Ok(name)).map(|s| s.address()).ok_or_else(missing)
     }
 
+    /// The function whose code holds `address`, its name demangled: where a
+    /// halted core stands.
+    pub fn function_at(&self, address: u64) -> Option<String> {
+        use object::{ObjectSymbol, SymbolKind};
+        let file = object::File::parse(&*self.bytes).ok()?;
+        // Thumb functions' symbols have the low bit set.
+        let address = address & !1;
+        file.symbols()
+            .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
+            .find(|s| (s.address() & !1) <= address && address < (s.address() & !1) + s.size())
+            .and_then(|s| s.name().ok().map(crate::timing_model::demangled))
+    }
+
     /// The defmt table the firmware's frames are decoded with.
     pub fn defmt_table(&self) -> Result<defmt_decoder::Table, ImageError> {
         match defmt_decoder::Table::parse(&self.bytes) {

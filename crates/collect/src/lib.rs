@@ -9,7 +9,8 @@
 //! - [`frames`]: bytes to checked records, as text lines or defmt frames.
 //! - [`collector`]: a board's records to results, over a serial port or any
 //!   [`collector::Link`].
-//! - [`probe`] (feature `probe-rs`): flash, reset, RTT and the mailbox.
+//! - [`probe`] (feature `probe-rs`): flash, reset, RTT and the mailbox;
+//!   `probe_wiring`: which board a probe is wired to, and how to connect.
 //! - [`ports`]: serial ports, which to try and what answers on them;
 //!   [`watch`]: the ports watched for boards plugged in and out;
 //!   [`flash`]: this host's image written through the probe on the same
@@ -33,6 +34,7 @@ pub mod native;
 pub mod ports;
 #[cfg(feature = "probe-rs")]
 pub mod probe;
+mod probe_wiring;
 pub mod record;
 pub mod runner;
 pub mod timing_model;

@@ -181,7 +181,9 @@ impl PreparedRun {
                 self.on_emulator(machine, *framing, options, image, progress).await
             }
             #[cfg(feature = "probe-rs")]
-            Target::Probe { serial, chip, .. } => self.on_probe(serial, chip, image, progress).await,
+            Target::Probe { serial, chip, connection, .. } => {
+                self.on_probe(serial, chip, *connection, image, progress).await
+            }
             #[cfg(not(feature = "probe-rs"))]
             Target::Probe { serial, .. } => {
                 self.fail(crate::boards::BoardError::NoProbeSupport(serial.clone()).to_string())
@@ -275,6 +277,7 @@ impl PreparedRun {
         &self,
         serial: &str,
         chip: &'static str,
+        connection: crate::boards::ProbeConnection,
         image: FirmwareImage,
         progress: impl FnMut(Progress),
     ) -> Result<Outcome, RecordError> {
@@ -292,19 +295,21 @@ impl PreparedRun {
             image: std::sync::Arc::new(image),
             command: pqbench_wire::Command::Run(self.command).to_string().trim_end().to_string(),
             flash: Flash::Write,
+            connection,
         };
         let opened = serial.to_string();
-        let (mut link, stop, session) = probe::spawn(move || probe::open(&opened), plan);
+        let mut session = probe::spawn(move || probe::open(&opened), plan);
         let counted = Counted::default();
-        let collecting = collector.collect_link(&mut link, &mut decoder, counted.wrap(progress));
+        let collecting = collector.collect_link(&mut session.link, &mut decoder, counted.wrap(progress));
         let outcome = tokio::select! {
             biased;
             () = self.cancel.cancelled() => Ok(counted.cancelled()),
             outcome = collecting => outcome,
         };
-        stop.store(true, Ordering::Relaxed);
-        drop(link);
-        let _ = session.await;
+        session.stop.store(true, Ordering::Relaxed);
+        drop(session.link);
+        let _ = session.thread.await;
+        probe_notes(&*self.recorder, &session.stats).await?;
         outcome
     }
 
@@ -316,6 +321,28 @@ impl PreparedRun {
 
 fn cancelled(results: u32, rejected: u32) -> Outcome {
     Outcome { status: RunStatus::Interrupted, error: Some(CANCELLED.into()), results, rejected }
+}
+
+/// What a probe session recovered from goes into the run's notes: a run
+/// whose probe failed now and then is still whole, but a person comparing
+/// it may want to know (a loose cable shows here first).
+#[cfg(feature = "probe-rs")]
+pub async fn probe_notes(
+    recorder: &dyn crate::record::Recorder,
+    stats: &crate::probe::SessionStats,
+) -> Result<(), RecordError> {
+    let recovered = stats.recovered_errors.load(Ordering::Relaxed);
+    if recovered == 0 {
+        return Ok(());
+    }
+    let requests = if recovered == 1 { "request" } else { "requests" };
+    recorder
+        .note(&format!(
+            "the probe failed {recovered} {requests} on the way and each succeeded when tried again \
+             (at most {} in a row are tried)",
+            crate::probe::MAX_ERRORS_IN_A_ROW
+        ))
+        .await
 }
 
 /// What a collection stored and refused so far: a cancelled collection

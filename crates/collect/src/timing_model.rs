@@ -224,7 +224,7 @@ impl Symbols {
 }
 
 /// A Rust symbol without its hash; a C one as it is.
-fn demangled(name: &str) -> String {
+pub(crate) fn demangled(name: &str) -> String {
     format!("{:#}", rustc_demangle::demangle(name))
 }
 

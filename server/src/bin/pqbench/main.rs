@@ -56,6 +56,24 @@ struct Wiring {
     /// on it needs none: the firmware says which board it is.
     #[arg(long = "probe", env = "PQBENCH_PROBES", value_delimiter = ',')]
     probes: Vec<String>,
+    /// KHZ or SERIAL=KHZ: the SWD clock of every probe, or of that one
+    /// (the probe's own default otherwise). A lower one helps long or
+    /// noisy wires. Repeat for more.
+    #[arg(long = "probe-speed", env = "PQBENCH_PROBE_SPEED", value_delimiter = ',', value_name = "KHZ")]
+    probe_speed: Vec<String>,
+    /// Attach with the chip held in reset: alone for every probe,
+    /// `--connect-under-reset=SERIAL` for one. For firmware that turns off
+    /// the debug pins or sleeps at once.
+    #[arg(
+        long = "connect-under-reset",
+        env = "PQBENCH_CONNECT_UNDER_RESET",
+        value_delimiter = ',',
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = pqbench_collect::boards::EVERY_PROBE,
+        value_name = "SERIAL"
+    )]
+    connect_under_reset: Vec<String>,
     /// PATH or PATH=BOARD: a serial port to try besides the ST-LINK virtual
     /// COM ports, which are tried on their own. Repeat for more.
     #[arg(long = "serial", env = "PQBENCH_SERIAL", value_delimiter = ',')]
@@ -71,7 +89,9 @@ struct Wiring {
 
 impl Wiring {
     fn boards(&self, dist: &Path) -> anyhow::Result<Boards> {
-        let wiring = ProbeWiring::parse(self.probes.iter().map(String::as_str))?;
+        let wiring = ProbeWiring::parse(self.probes.iter().map(String::as_str))?
+            .with_speeds(self.probe_speed.iter().map(String::as_str))?
+            .with_under_reset(self.connect_under_reset.iter().map(String::as_str));
         let named = self.serial.iter().map(|text| NamedPort::parse(text)).collect::<Result<Vec<_>, _>>();
         let ports = PortOptions {
             by_id: self.serial_by_id.clone(),
