@@ -2,7 +2,7 @@
 //! probe-rs once rather than once per file), one module per subject. They
 //! run the real `pqbench` binary against real SQLite files, a real
 //! PostgreSQL server, QEMU behind real pseudo-terminals and, for the
-//! probe path, probe-rs's test double.
+//! probe path, probe-rs's test double and QEMU's gdbstub.
 
 // Each module uses its own part of the shared helpers.
 #[allow(dead_code)]
@@ -20,15 +20,19 @@ mod dashboard_api;
 mod defmt_path;
 mod emulated_board;
 mod emulated_faults;
+#[cfg(feature = "probe-rs")]
+mod gdb_remote;
 mod image_builds;
 mod images;
 mod import;
 mod long_operations;
 mod migrate;
 mod probe_boards;
+mod probe_execute;
 mod rebinding;
 mod regressions;
 mod rtt_mailbox;
 mod serial_faults;
 mod serial_ports;
 mod tls;
+mod uart_flood;

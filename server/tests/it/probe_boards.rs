@@ -58,4 +58,20 @@ fn the_command_line_says_there_is_no_probe_and_refuses_a_run_on_one() {
     assert!(!wiring.status.success());
     let said = String::from_utf8_lossy(&wiring.stderr);
     assert!(said.contains("expected SERIAL=BOARD") && said.contains("nucleo-f446ze"), "{said}");
+
+    // How to connect: for every probe, or for one.
+    let connecting = pqbench(&[
+        "boards",
+        "--probe-speed",
+        "1800",
+        "--probe-speed",
+        "066DFF=480",
+        "--connect-under-reset",
+        "--connect-under-reset=066DFF",
+    ]);
+    assert!(connecting.status.success(), "{}", String::from_utf8_lossy(&connecting.stderr));
+    let speed = pqbench(&["boards", "--probe-speed", "066DFF=fast"]);
+    assert!(!speed.status.success());
+    let said = String::from_utf8_lossy(&speed.stderr);
+    assert!(said.contains("--probe-speed \"066DFF=fast\": expected KHZ or SERIAL=KHZ"), "{said}");
 }
