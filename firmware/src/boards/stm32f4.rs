@@ -275,6 +275,10 @@ const BRR: usize = 0x08;
 const CR1: usize = 0x0C;
 const SR_TXE: u32 = 1 << 7;
 const SR_RXNE: u32 = 1 << 5;
+/// The receive errors (RM0090 §30.6.1, USART_SR): overrun, noise, framing
+/// and parity, each cleared by a read of SR followed by one of DR. An
+/// overrun left set stops reception: no byte reaches DR again.
+const SR_RECEIVE_ERRORS: u32 = 0b1111;
 const CR1_UE: u32 = 1 << 13;
 const CR1_TE: u32 = 1 << 3;
 const CR1_RE: u32 = 1 << 2;
@@ -308,7 +312,21 @@ impl super::Uart for Usart {
 
     fn read_byte(&mut self) -> Option<u8> {
         // SAFETY: the USART's status and data registers.
-        unsafe { (read(self.base + SR) & SR_RXNE != 0).then(|| read(self.base + DR) as u8) }
+        unsafe {
+            let sr = read(self.base + SR);
+            if sr & SR_RXNE != 0 {
+                // The SR-then-DR sequence also clears an overrun flagged
+                // with this byte.
+                return Some(read(self.base + DR) as u8);
+            }
+            if sr & SR_RECEIVE_ERRORS != 0 {
+                // An overrun with nothing to read (RM0090's note: the last
+                // byte was read just as the lost one came): the same
+                // sequence clears it, or the USART stays deaf.
+                let _ = read(self.base + DR);
+            }
+            None
+        }
     }
 }
 
