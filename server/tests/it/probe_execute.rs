@@ -170,6 +170,7 @@ async fn transient_probe_errors_are_retried_and_the_run_is_whole_and_says_how_ma
     let injected = injected.load(Ordering::Relaxed);
     assert!(injected >= 10, "a run makes about a hundred requests: only {injected} failed");
     let notes = store.run(id).await.unwrap().unwrap().notes.expect("the run's notes");
+    eprintln!("{notes}");
     assert_eq!(
         notes,
         format!(

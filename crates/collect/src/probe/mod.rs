@@ -24,7 +24,8 @@ use probe_rs::{Core, MemoryInterface, Permissions, Session};
 use tokio::sync::mpsc;
 
 pub use sequence::{
-    ANSWER_WAIT, MAX_ERRORS_IN_A_ROW, RTT_WAIT, Retrying, SessionStats, WAITING_FOR_SYMBOL, execute,
+    ANSWER_WAIT, BoardBytes, MAX_ERRORS_IN_A_ROW, RTT_WAIT, Retrying, SessionStats, WAITING_FOR_SYMBOL,
+    execute,
 };
 pub use target::{DebugTarget, StoppedAt, TargetError};
 
@@ -233,7 +234,7 @@ fn attach(probe: Probe, plan: &ProbePlan) -> Result<Session, ProbeError> {
 pub fn run_on_probe(
     probe: Probe,
     plan: &ProbePlan,
-    bytes: &mpsc::Sender<Result<Vec<u8>, String>>,
+    bytes: &BoardBytes,
     stop: &AtomicBool,
     stats: &SessionStats,
 ) -> Result<(), ProbeError> {
@@ -370,20 +371,10 @@ pub fn spawn_execute<T: DebugTarget + Send + 'static>(
     on_thread(name, move |bytes, stop, stats| execute(target, &image, &command, bytes, stop, stats))
 }
 
-type Sequence = dyn FnOnce(&mpsc::Sender<Result<Vec<u8>, String>>, &AtomicBool, &SessionStats) -> Result<(), ProbeError>
-    + Send;
-
 fn on_thread(
     name: String,
-    sequence: impl FnOnce(
-        &mpsc::Sender<Result<Vec<u8>, String>>,
-        &AtomicBool,
-        &SessionStats,
-    ) -> Result<(), ProbeError>
-    + Send
-    + 'static,
+    sequence: impl FnOnce(&BoardBytes, &AtomicBool, &SessionStats) -> Result<(), ProbeError> + Send + 'static,
 ) -> ProbeSession {
-    let sequence: Box<Sequence> = Box::new(sequence);
     let (sender, receiver) = mpsc::channel(64);
     let stop = Arc::new(AtomicBool::new(false));
     let stats = Arc::new(SessionStats::default());

@@ -28,6 +28,10 @@ const POLL: Duration = Duration::from_millis(5);
 pub const MAX_ERRORS_IN_A_ROW: u32 = 5;
 const FIRST_BACKOFF: Duration = Duration::from_millis(10);
 
+/// Where a session sends the board's bytes, and at the end why it
+/// stopped if it stopped before the run did.
+pub type BoardBytes = mpsc::Sender<Result<Vec<u8>, String>>;
+
 /// What a session counts as it goes, readable while it runs and after it
 /// failed: the runner writes it into the run's notes.
 #[derive(Debug, Default)]
@@ -142,7 +146,7 @@ pub fn execute<T: DebugTarget>(
     target: T,
     image: &FirmwareImage,
     command: &str,
-    bytes: &mpsc::Sender<Result<Vec<u8>, String>>,
+    bytes: &BoardBytes,
     stop: &AtomicBool,
     stats: &SessionStats,
 ) -> Result<(), ProbeError> {
@@ -176,7 +180,7 @@ fn stream<T: DebugTarget>(
     rtt_address: u64,
     mailbox: u64,
     command: &[u8],
-    bytes: &mpsc::Sender<Result<Vec<u8>, String>>,
+    bytes: &BoardBytes,
     stop: &AtomicBool,
 ) -> Result<(), ProbeError> {
     // RAM outlives a reset: a control block and a command left by the last
