@@ -44,6 +44,17 @@ fn junk(seed: &mut u64, len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The board's next line, before `deadline`, or the test fails saying
+/// what it waited for.
+async fn next_line(
+    lines: &mut tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio_serial::SerialStream>>>,
+    deadline: Instant,
+    waiting_for: &str,
+) -> String {
+    let line = tokio::time::timeout_at(deadline.into(), lines.next_line()).await;
+    line.unwrap_or_else(|_| panic!("{waiting_for}")).unwrap().expect("the port stays open")
+}
+
 #[tokio::test]
 async fn a_board_flooded_while_it_measures_completes_the_run_and_answers_the_next_command() {
     let image = common::dist().join("firmware/netduinoplus2.elf");
@@ -58,11 +69,7 @@ async fn a_board_flooded_while_it_measures_completes_the_run_and_answers_the_nex
     // Bytes sent before the firmware has set up its USART are lost, on
     // QEMU as on a chip: the command goes once its banner is out.
     loop {
-        let line = tokio::time::timeout_at(deadline.into(), lines.next_line())
-            .await
-            .expect("the banner within 120 s")
-            .unwrap()
-            .expect("the port stays open");
+        let line = next_line(&mut lines, deadline, "the banner within 120 s").await;
         if line.starts_with("pqbench firmware on ") {
             break;
         }
@@ -99,11 +106,7 @@ async fn a_board_flooded_while_it_measures_completes_the_run_and_answers_the_nex
 
     let mut results = 0;
     loop {
-        let line = tokio::time::timeout_at(deadline.into(), lines.next_line())
-            .await
-            .expect("the run ends within 120 s")
-            .unwrap()
-            .expect("the port stays open");
+        let line = next_line(&mut lines, deadline, "the run ends within 120 s").await;
         if line.starts_with("@pqb1 result") {
             measuring.store(true, Ordering::Relaxed);
             results += 1;
@@ -125,11 +128,7 @@ async fn a_board_flooded_while_it_measures_completes_the_run_and_answers_the_nex
     writer.write_all(b"\nhello\n").await.unwrap();
     let mut errors = 0;
     let answered = loop {
-        let line = tokio::time::timeout_at(deadline.into(), lines.next_line())
-            .await
-            .expect("hello answered within 120 s of the start")
-            .unwrap()
-            .expect("the port stays open");
+        let line = next_line(&mut lines, deadline, "hello answered within 120 s of the start").await;
         if line.starts_with("@pqb1 error") {
             errors += 1;
         } else if line.starts_with("@pqb1 hello") {
