@@ -18,6 +18,11 @@ pub type Uart = Usart;
 
 /// The clock reached, whichever it is: the DWT counts its cycles, and
 /// USART1 is on APB2.
+///
+/// Never inlined: a board that hangs in its bring-up is then found, by
+/// the host that halts it, in a function named for what it was doing
+/// (`init_clocks`), not in `main` (see `PQBENCH_WAITING_FOR`).
+#[inline(never)]
 pub fn init_clocks() -> Clocks {
     let reached = stm32u5::clocks_160mhz();
     Clocks {

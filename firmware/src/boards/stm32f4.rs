@@ -364,6 +364,11 @@ pub mod nucleo144 {
 
     /// The clock reached, whichever it is: the DWT counts its cycles, and
     /// USART3 is on APB1.
+    ///
+    /// Never inlined: a board that hangs in its bring-up is then found, by
+    /// the host that halts it, in a function named for what it was doing
+    /// (`init_clocks`), not in `main` (see `PQBENCH_WAITING_FOR`).
+    #[inline(never)]
     pub fn init_clocks() -> Clocks {
         let reached = super::clocks_180mhz();
         Clocks {

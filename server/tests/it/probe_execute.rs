@@ -235,6 +235,10 @@ async fn a_board_that_hangs_in_its_clock_set_up_is_halted_and_said_where_it_wait
         Err(ProbeError::Stuck { waited_ms, at: Some(at) }) => {
             assert!(*waited_ms >= probe::ANSWER_WAIT.as_millis(), "{waited_ms}");
             assert_eq!(at.waiting_for.as_deref(), Some("HSERDY"), "{at:?}");
+            assert!(
+                at.function.as_deref().is_some_and(|f| f.ends_with("::init_clocks")),
+                "the board is found in its clock set-up: {at:?}"
+            );
         }
         other => panic!("expected the board found stuck, got {other:?}"),
     }
