@@ -32,6 +32,9 @@
 //!   rewrites the suite's table of needs (`crates/suite/src/needs.rs`);
 //!   `needs --built` with the images a test run built, without building.
 //!
+//! Firmware images are built one per core at once (`images.rs`), each
+//! build's output printed whole when it ends.
+//!
 //! Cross builds: where rustup's sysroot has the target's std, rustup's cargo
 //! builds it; otherwise Debian's rustc-web with its std source and
 //! `-Zbuild-std`. Host and cross builds use separate target directories so
@@ -42,6 +45,7 @@ mod bench_boards;
 mod bench_model;
 mod dev;
 mod image_size;
+mod images;
 mod load;
 mod needs;
 mod peers;
@@ -58,64 +62,9 @@ use anyhow::{Context, Result, bail};
 
 use toolchain::CrossToolchain;
 
-/// The images to build are the board catalogue's (`crates/boards`): each
-/// board in each of its variants, into `dist/firmware/<Board::image_file>`.
-use pqbench_boards::{BOARDS, Board, Transport, Variant};
+use pqbench_boards::{Board, Variant};
 
-/// Every record is a defmt info message, and defmt compiles out messages
-/// below the level this names.
-const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
-
-/// An image built for tests alone, into `<dist>/test/`, all for the
-/// mps2-an386.
-struct TestImage {
-    /// The catalogue's board, by its firmware name.
-    board: &'static str,
-    file: &'static str,
-    /// Features beside the board's own.
-    features: &'static str,
-    /// Sends defmt frames, so it needs `DEFMT_LOG`.
-    defmt: bool,
-    what: &'static str,
-}
-
-const TEST_IMAGES: &[TestImage] = &[
-    TestImage {
-        board: "mps2-an386",
-        file: "mps2-an386-self-test-fault.elf",
-        features: "inject-self-test-fault",
-        defmt: false,
-        what: "mps2-an386 with a failing self-test",
-    },
-    TestImage {
-        board: "mps2-an386",
-        file: "mps2-an386-pqc-fault.elf",
-        features: "inject-pqc-fault",
-        defmt: false,
-        what: "mps2-an386 with ML-KEM and ML-DSA wrong but consistent",
-    },
-    TestImage {
-        board: "mps2-an386",
-        file: "mps2-an386-defmt-text-mirror.elf",
-        features: "text-mirror",
-        defmt: true,
-        what: "mps2-an386 sending each record as a defmt frame and as a text line",
-    },
-    TestImage {
-        board: "mps2-an386",
-        file: "mps2-an386-defmt-rtt.elf",
-        features: "defmt-rtt",
-        defmt: true,
-        what: "mps2-an386 on defmt-rtt, its RTT and mailbox reached through QEMU's gdbstub",
-    },
-    TestImage {
-        board: "nucleo-f446ze",
-        file: "nucleo-f446ze-defmt-rtt-clock-hang.elf",
-        features: "defmt-rtt,test-clock-waits-forever",
-        defmt: true,
-        what: "NUCLEO-F446ZE on defmt-rtt whose clock waits never give up (hangs on QEMU's STM32F405)",
-    },
-];
+use images::Image;
 
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -162,7 +111,7 @@ fn main() -> Result<()> {
         // The images only tests use (`dist/test/`), for a focused test run.
         ["build-test-images"] => {
             let cross = setup::ensure(&project, false)?;
-            project.build_test_images(&cross)
+            project.build_images(&cross, Image::for_tests())
         }
         ["build-browser"] => {
             let cross = setup::ensure(&project, false)?;
@@ -203,8 +152,7 @@ fn main() -> Result<()> {
         ["needs", "--built"] => needs::write(&project),
         ["test"] => {
             let cross = setup::ensure(&project, true)?;
-            project.build(&cross)?;
-            project.build_test_images(&cross)?;
+            project.build_with(&cross, Image::offered().chain(Image::for_tests()))?;
             project.test()
         }
         _ => {
@@ -247,15 +195,15 @@ impl Project {
         self.target.join("debug").join("pqbench")
     }
 
+    /// Every offered firmware image, the browser benchmark, the dashboard,
+    /// the timing model and the server.
     fn build(&self, cross: &CrossToolchain) -> Result<()> {
-        let dist = self.dist();
-        std::fs::create_dir_all(dist.join("firmware"))?;
+        self.build_with(cross, Image::offered())
+    }
 
-        for board in BOARDS {
-            for variant in board.variants() {
-                self.build_image(cross, board, variant)?;
-            }
-        }
+    /// [`Project::build`], with `images` as its firmware images.
+    fn build_with<'a>(&self, cross: &CrossToolchain, images: impl Iterator<Item = Image<'a>>) -> Result<()> {
+        self.build_images(cross, images)?;
 
         self.build_browser_bench(cross)?;
 
@@ -298,68 +246,6 @@ impl Project {
         Ok(())
     }
 
-    /// `variant` of `board` into `<dist>/firmware/<Board::image_file>`,
-    /// checked against the chip; an optional variant that does not fit is
-    /// left out with the reason.
-    fn build_image(&self, cross: &CrossToolchain, board: &Board, variant: &Variant) -> Result<()> {
-        step(&format!("firmware for {} ({})", board.firmware, variant.name));
-        let image = self.dist().join("firmware").join(board.image_file(variant));
-        std::fs::create_dir_all(self.dist().join("firmware"))?;
-        let built = self.build_firmware(cross, board, &board.features(variant), variant);
-        let out = match built {
-            Ok(out) => out,
-            // The default variant of the same code linked, so what fails
-            // here is the memory map: the image outgrew it.
-            Err(_) if variant.optional => {
-                eprintln!(
-                    "not offered: {} does not link at {} (see the linker above)",
-                    board.firmware, variant.profile
-                );
-                let _ = std::fs::remove_file(&image);
-                return Ok(());
-            }
-            Err(e) => return Err(e),
-        };
-        let size = image_size::measure(&out.join("pqbench-firmware"))?;
-        eprintln!("{}", size.report(board));
-        match size.check(board) {
-            // Into place whole: a server watching the folder (`cargo xtask
-            // dev` serves while images are built) never reads half an image.
-            Ok(()) => {
-                let part = image.with_extension("elf.part");
-                copy(&out.join("pqbench-firmware"), &part)?;
-                std::fs::rename(&part, &image)
-                    .with_context(|| format!("moving {} into place", image.display()))
-            }
-            Err(too_big) if variant.optional => {
-                eprintln!("not offered: {too_big}");
-                let _ = std::fs::remove_file(&image);
-                Ok(())
-            }
-            Err(too_big) => Err(too_big),
-        }
-    }
-
-    /// One firmware image of `board` with `features`, at `variant`'s
-    /// profile; returns the folder the ELF is in.
-    fn build_firmware(
-        &self,
-        cross: &CrossToolchain,
-        board: &Board,
-        features: &str,
-        variant: &Variant,
-    ) -> Result<PathBuf> {
-        let env: &[(&str, &str)] = if variant.transport == Transport::Text { &[] } else { &[DEFMT_LOG] };
-        cross.build_with_env(
-            self,
-            "pqbench-firmware",
-            board.target,
-            variant.profile,
-            &["--features", features],
-            env,
-        )
-    }
-
     /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
     fn build_browser_bench(&self, cross: &CrossToolchain) -> Result<()> {
         step("browser benchmark (wasm)");
@@ -397,25 +283,16 @@ impl Project {
         run(command.args(extra))
     }
 
-    /// Images made for tests alone, which the server never offers.
-    fn build_test_images(&self, cross: &CrossToolchain) -> Result<()> {
-        for image in TEST_IMAGES {
-            step(&format!("test image: {}", image.what));
-            let board = Board::by_firmware(image.board).context("a test image's board is the catalogue's")?;
-            let default = Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
-            let features = format!("{},{}", board.features(default), image.features);
-            let env: &[(&str, &str)] = if image.defmt { &[DEFMT_LOG] } else { &[] };
-            let out = cross.build_with_env(
-                self,
-                "pqbench-firmware",
-                board.target,
-                "firmware",
-                &["--features", &features],
-                env,
-            )?;
-            copy(&out.join("pqbench-firmware"), &self.dist().join("test").join(image.file))?;
+    /// `images` into `<dist>`, several at once (see `images.rs`).
+    fn build_images<'a>(
+        &self,
+        cross: &CrossToolchain,
+        images: impl Iterator<Item = Image<'a>>,
+    ) -> Result<()> {
+        for folder in ["firmware", "test"] {
+            std::fs::create_dir_all(self.dist().join(folder))?;
         }
-        Ok(())
+        images::build_in_lanes(self, *cross, &images.collect::<Vec<_>>())
     }
 
     fn test(&self) -> Result<()> {

@@ -51,8 +51,8 @@ pub fn debian_toolchain_present() -> bool {
 
 impl CrossToolchain {
     /// Builds `package` for `target` with `profile`, with variables the
-    /// build reads from its environment (`DEFMT_LOG`); returns the
-    /// directory holding its outputs.
+    /// build reads from its environment (`DEFMT_LOG`), into the project's
+    /// cross target directory; returns the directory holding its outputs.
     pub fn build_with_env(
         self,
         project: &Project,
@@ -63,6 +63,13 @@ impl CrossToolchain {
         env: &[(&str, &str)],
     ) -> Result<PathBuf> {
         let target_dir = project.cross_target();
+        let build = CrossBuild { package, target, profile, extra, env };
+        run(&mut self.command(project, &target_dir, &build))?;
+        Ok(build.outputs(&target_dir))
+    }
+
+    /// The cargo command that makes `build` in `target_dir`.
+    pub fn command(self, project: &Project, target_dir: &Path, build: &CrossBuild) -> Command {
         let mut command = match self {
             CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
             CrossToolchain::DebianBuildStd => {
@@ -84,16 +91,33 @@ impl CrossToolchain {
         };
         command
             .current_dir(&project.root)
-            .args(["build", "--package", package, "--target", target, "--profile", profile])
+            .args(["build", "--package", build.package, "--target", build.target, "--profile", build.profile])
             .arg("--target-dir")
-            .arg(&target_dir)
-            .args(extra)
-            .envs(env.iter().copied());
+            .arg(target_dir)
+            .args(build.extra)
+            .envs(build.env.iter().copied());
         if self == CrossToolchain::DebianBuildStd {
-            let std = if target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
+            let std = if build.target.starts_with("wasm32") { "std,panic_abort" } else { "core,alloc" };
             command.arg(format!("-Zbuild-std={std}"));
         }
-        run(&mut command)?;
-        Ok(target_dir.join(target).join(profile))
+        command
+    }
+}
+
+/// One cross build: `package` for `target` at `profile`, with `extra`
+/// arguments (features) and variables the build reads from its
+/// environment (`DEFMT_LOG`).
+pub struct CrossBuild<'a> {
+    pub package: &'a str,
+    pub target: &'a str,
+    pub profile: &'a str,
+    pub extra: &'a [&'a str],
+    pub env: &'a [(&'a str, &'a str)],
+}
+
+impl CrossBuild<'_> {
+    /// Where cargo leaves this build's outputs in `target_dir`.
+    pub fn outputs(&self, target_dir: &Path) -> PathBuf {
+        target_dir.join(self.target).join(self.profile)
     }
 }
