@@ -467,7 +467,7 @@ pub fn standard_deviation(samples: &[u64]) -> Option<u64> {
     // Never negative (Cauchy–Schwarz); checked all the same.
     let spread = n.checked_mul(squares)?.checked_sub(sum.checked_mul(sum)?)?;
     let four_variances = spread.checked_mul(4)? / (n * (n - 1));
-    u64::try_from((four_variances.isqrt() + 1) / 2).ok()
+    u64::try_from(four_variances.isqrt().div_ceil(2)).ok()
 }
 
 /// Clock steps a sample spans at least: a step of rounding is then under

@@ -258,7 +258,8 @@ fn the_issue_24_lines_export_as_printed() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("; 0 line(s) not imported"), "a line was left out:\n{stderr}");
     // (algorithm, operation, iterations, seconds, avg ms, ops/s, bytes/s), as printed.
-    let expected: [(&str, &str, Option<u64>, f64, Option<f64>, Option<f64>, Option<f64>); 4] = [
+    type Printed = (&'static str, &'static str, Option<u64>, f64, Option<f64>, Option<f64>, Option<f64>);
+    let expected: [Printed; 4] = [
         ("ECDH-P256", "keygen", Some(180), 1.007, Some(5.594), Some(178.749), None),
         ("Kyber-512", "keygen", Some(62), 1.004, Some(16.194), Some(61.753), None),
         ("Kyber-512", "encaps_decaps", Some(28), 1.043, Some(37.250), Some(26.846), None),

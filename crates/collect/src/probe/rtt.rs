@@ -47,7 +47,7 @@ impl UpChannel {
         let mut ring = [0u8; 8];
         target.read(control + UP0_BUFFER, &mut ring)?;
         let (buffer, size) = (u64::from(word(&ring, 0)), word(&ring, 1));
-        if buffer == 0 || size < 2 || size > MAX_RING {
+        if buffer == 0 || !(2..=MAX_RING).contains(&size) {
             return Err(TargetError(format!("RTT up channel 0 reads as {size} bytes at {buffer:#x}")));
         }
         Ok(UpChannel { control, buffer, size })
