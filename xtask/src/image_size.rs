@@ -108,10 +108,7 @@ mod tests {
 
     #[test]
     fn a_built_image_is_measured_from_its_sections() {
-        let dist = std::env::var_os("PQBENCH_DIST").map(std::path::PathBuf::from);
-        let Some(image) = dist.map(|d| d.join("firmware/nucleo-f446ze.elf")).filter(|p| p.is_file()) else {
-            panic!("no F446 image: run the tests with `cargo xtask test`");
-        };
+        let image = pqbench_test_needs::require!(pqbench_test_needs::firmware_image("nucleo-f446ze.elf"));
         let size = measure(&image).unwrap();
         assert_eq!(size.stack, 64 << 10, "the memory map's stack region");
         assert!(size.flash > 100 << 10 && size.static_ram > 40 << 10);

@@ -11,6 +11,7 @@
 //! dependencies its own images need; a cold machine compiles the shared
 //! ones once per lane.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +20,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow, bail};
 use pqbench_boards::{BOARDS, Board, Transport, Variant};
 
+use crate::image_keys::{Done, Inputs, Keys};
 use crate::toolchain::{CrossBuild, CrossToolchain};
 use crate::{Project, image_size, run};
 
@@ -80,6 +82,28 @@ const TEST_IMAGES: &[TestImage] = &[
     },
 ];
 
+/// The offered images the tests run or read, by board and variant (beside
+/// every test image). The test tier builds these; the others it compiles
+/// (`cargo check`) without linking, as no test reads them. A tidy test
+/// holds this list to the image names the tests' sources say.
+pub const TESTED: &[(&str, &str)] = &[
+    ("mps2-an386", "opt-s"),
+    ("mps2-an386", "opt-z"),
+    ("mps2-an386", "opt-3"),
+    ("mps2-an386", "opt-s-defmt"),
+    ("mps2-an386", "opt-s-rustcrypto"),
+    ("mps2-an386", "opt-s-pqclean"),
+    ("netduinoplus2", "opt-s"),
+    // The probe sequence's dry run, against each real chip in probe-rs's
+    // registry: each probe board's serial and probe images.
+    ("nucleo-f446ze", "opt-s"),
+    ("nucleo-f446ze", "opt-s-defmt-rtt"),
+    ("nucleo-f439zi", "opt-s"),
+    ("nucleo-f439zi", "opt-s-defmt-rtt"),
+    ("b-u585i-iot02a", "opt-s"),
+    ("b-u585i-iot02a", "opt-s-defmt-rtt"),
+];
+
 /// One image to build: a board of the catalogue in one of its variants, or
 /// a test's.
 #[derive(Clone, Copy)]
@@ -98,9 +122,62 @@ impl Image<'static> {
     pub fn for_tests() -> impl Iterator<Item = Image<'static>> {
         TEST_IMAGES.iter().map(Image::Test)
     }
+
+    /// Whether a test runs or reads this image (see [`TESTED`]).
+    pub fn tested(&self) -> bool {
+        match self {
+            Image::Offered { board, variant } => TESTED.contains(&(board.firmware, variant.name)),
+            Image::Test(_) => true,
+        }
+    }
+}
+
+/// How an image is built: the cargo build's own settings.
+pub struct Spec {
+    pub target: &'static str,
+    pub profile: &'static str,
+    pub features: String,
+    pub env: &'static [(&'static str, &'static str)],
+}
+
+impl Spec {
+    fn extra(&self) -> [&str; 2] {
+        ["--features", self.features.as_str()]
+    }
 }
 
 impl Image<'_> {
+    /// Its path in `<dist>`: `firmware/<Board::image_file>` or `test/<file>`.
+    pub fn file(&self) -> String {
+        match self {
+            Image::Offered { board, variant } => format!("firmware/{}", board.image_file(variant)),
+            Image::Test(test) => format!("test/{}", test.file),
+        }
+    }
+
+    pub fn spec(&self) -> Result<Spec> {
+        match self {
+            Image::Offered { board, variant } => Ok(Spec {
+                target: board.target,
+                profile: variant.profile,
+                features: board.features(variant),
+                env: if variant.transport == Transport::Text { &[] } else { &[DEFMT_LOG] },
+            }),
+            Image::Test(test) => {
+                let board =
+                    Board::by_firmware(test.board).context("a test image's board is the catalogue's")?;
+                let default =
+                    Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
+                Ok(Spec {
+                    target: board.target,
+                    profile: "firmware",
+                    features: format!("{},{}", board.features(default), test.features),
+                    env: if test.defmt { &[DEFMT_LOG] } else { &[] },
+                })
+            }
+        }
+    }
+
     pub fn what(&self) -> String {
         match self {
             Image::Offered { board, variant } => {
@@ -142,10 +219,39 @@ impl Log {
     }
 }
 
+/// What to do with an image.
+#[derive(Clone, Copy)]
+pub enum Job<'a> {
+    /// Build it into `dist`.
+    Build(Image<'a>),
+    /// Compile it without making it (`cargo check`), as no test reads it.
+    Check(Image<'a>),
+}
+
+impl Job<'_> {
+    fn what(&self) -> String {
+        match self {
+            Job::Build(image) => image.what(),
+            Job::Check(image) => format!("compile check: {}", image.what()),
+        }
+    }
+}
+
 /// Builds `images` one per core at once (see the module's comment), each
 /// image's output printed whole as it is done. After a failure no lane
 /// starts another image; the first failure of each lane is returned.
 pub fn build_in_lanes(project: &Project, cross: CrossToolchain, images: &[Image]) -> Result<()> {
+    let jobs: Vec<Job> = images.iter().copied().map(Job::Build).collect();
+    run_in_lanes(project, cross, &jobs, &|_, _| Ok(()))
+}
+
+/// Does `jobs` one per core at once, calling `done` after each that passed.
+fn run_in_lanes(
+    project: &Project,
+    cross: CrossToolchain,
+    images: &[Job],
+    done: &(dyn Fn(&Job, Option<Done>) -> Result<()> + Sync),
+) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let lanes = cores.clamp(1, MOST_LANES).min(images.len()).max(1);
     let failed = AtomicBool::new(false);
@@ -161,7 +267,13 @@ pub fn build_in_lanes(project: &Project, cross: CrossToolchain, images: &[Image]
                         }
                         let started = Instant::now();
                         let mut log = Log::Kept(String::new());
-                        let built = project.build_image_in(cross, *image, &target_dir, &mut log);
+                        let built = match image {
+                            Job::Build(build) => project.build_image_in(cross, *build, &target_dir, &mut log),
+                            Job::Check(check) => {
+                                project.check_image_in(cross, *check, &target_dir, &mut log).map(|()| None)
+                            }
+                        }
+                        .and_then(|outcome| done(image, outcome));
                         let Log::Kept(kept) = log else { unreachable!("a lane keeps its log") };
                         // One write, so another lane's block cannot cut into it.
                         eprint!(
@@ -208,41 +320,149 @@ impl Project {
     pub fn build_image(&self, cross: &CrossToolchain, board: &Board, variant: &Variant) -> Result<()> {
         crate::step(&Image::Offered { board, variant }.what());
         self.build_image_in(*cross, Image::Offered { board, variant }, &self.cross_target(), &mut Log::Live)
+            .map(drop)
+    }
+
+    /// The test tier's images: every image a test uses built, every other
+    /// offered image compiled, each only if its inputs changed since it was
+    /// last built or checked (`image_keys.rs`). An image not built from
+    /// today's inputs is taken out of `dist`, so no test or server meets a
+    /// stale one.
+    pub fn images_for_tests(&self, cross: &CrossToolchain) -> Result<()> {
+        for folder in ["firmware", "test"] {
+            std::fs::create_dir_all(self.dist().join(folder))?;
+        }
+        crate::step("firmware images: what changed since the last test run");
+        let inputs = Inputs::gather(self, *cross)?;
+        let keys = Keys::new(self);
+        let mut jobs = Vec::new();
+        let mut checks: Vec<Job> = Vec::new();
+        let (mut reused, mut compiled) = (0, BTreeSet::new());
+        let all: Vec<Image> = Image::offered().chain(Image::for_tests()).collect();
+        let key_of = |image: &Image| -> Result<String> {
+            let spec = image.spec()?;
+            let extra = spec.extra();
+            let build = CrossBuild {
+                package: "pqbench-firmware",
+                target: spec.target,
+                profile: spec.profile,
+                extra: &extra,
+                env: spec.env,
+            };
+            Ok(inputs.key(&build))
+        };
+        for image in &all {
+            let key = key_of(image)?;
+            let placed = self.dist().join(image.file()).is_file();
+            let flat = flat_name(&image.file());
+            match (image.tested(), keys.done(&flat, &key)) {
+                (_, Some(Done::Built)) if placed => reused += 1,
+                (_, Some(Done::NotOffered)) if !placed => reused += 1,
+                (false, Some(Done::Checked)) => {
+                    // Compiled from these inputs; the image, if any, is older.
+                    let _ = std::fs::remove_file(self.dist().join(image.file()));
+                    reused += 1;
+                }
+                (true, _) => {
+                    keys.forget(&flat);
+                    let _ = std::fs::remove_file(self.dist().join(image.file()));
+                    jobs.push(Job::Build(*image));
+                }
+                (false, _) => {
+                    keys.forget(&flat);
+                    let _ = std::fs::remove_file(self.dist().join(image.file()));
+                    checks.push(Job::Check(*image));
+                }
+            }
+            if image.tested() {
+                let spec = image.spec()?;
+                compiled.insert((spec.target, spec.features));
+            }
+        }
+        // A check compiles what a build of the same features compiles: one
+        // check for each set of features that no build covers.
+        let mut checked = BTreeSet::new();
+        let mut covered = Vec::new();
+        for job in checks {
+            let Job::Check(image) = job else { continue };
+            let spec = image.spec()?;
+            let class = (spec.target, spec.features);
+            if compiled.contains(&class) || !checked.insert(class) {
+                covered.push(image);
+            } else {
+                jobs.push(job);
+            }
+        }
+        eprintln!(
+            "{} to build, {} to compile-check, {} compiled by another's build or check, {reused} unchanged",
+            jobs.iter().filter(|j| matches!(j, Job::Build(_))).count(),
+            jobs.iter().filter(|j| matches!(j, Job::Check(_))).count(),
+            covered.len()
+        );
+        let record = |job: &Job, outcome: Option<Done>| -> Result<()> {
+            let (image, done) = match job {
+                Job::Build(image) => (image, outcome.unwrap_or(Done::Built)),
+                Job::Check(image) => (image, Done::Checked),
+            };
+            keys.record(&flat_name(&image.file()), &key_of(image)?, done)
+        };
+        run_in_lanes(self, *cross, &jobs, &record)?;
+        // Only once every job passed: a covered image's compile is vouched
+        // for by the build or check of its features.
+        for image in covered {
+            keys.record(&flat_name(&image.file()), &key_of(&image)?, Done::Checked)?;
+        }
+        Ok(())
     }
 
     /// `image` into its place in `<dist>`, built in `target_dir`. An
     /// optional variant that does not fit is left out with the reason.
+    /// Whether it was placed or left out.
     fn build_image_in(
         &self,
         cross: CrossToolchain,
         image: Image,
         target_dir: &Path,
         log: &mut Log,
-    ) -> Result<()> {
+    ) -> Result<Option<Done>> {
         match image {
             Image::Offered { board, variant } => self.build_offered(cross, board, variant, target_dir, log),
-            Image::Test(test) => {
-                let board =
-                    Board::by_firmware(test.board).context("a test image's board is the catalogue's")?;
-                let default =
-                    Variant::named(pqbench_boards::DEFAULT_VARIANT).context("the default variant")?;
-                let features = format!("{},{}", board.features(default), test.features);
-                let extra = ["--features", features.as_str()];
-                let env: &[(&str, &str)] = if test.defmt { &[DEFMT_LOG] } else { &[] };
+            Image::Test(_) => {
+                let spec = image.spec()?;
+                let extra = spec.extra();
                 let build = CrossBuild {
                     package: "pqbench-firmware",
-                    target: board.target,
-                    profile: "firmware",
+                    target: spec.target,
+                    profile: spec.profile,
                     extra: &extra,
-                    env,
+                    env: spec.env,
                 };
                 log.run(&mut cross.command(self, target_dir, &build))?;
-                place(
-                    &build.outputs(target_dir).join("pqbench-firmware"),
-                    &self.dist().join("test").join(test.file),
-                )
+                place(&build.outputs(target_dir).join("pqbench-firmware"), &self.dist().join(image.file()))?;
+                Ok(Some(Done::Built))
             }
         }
+    }
+
+    /// `image` compiled (`cargo check`) in `target_dir`, at the default
+    /// profile: a profile's optimisation level changes no compile error.
+    fn check_image_in(
+        &self,
+        cross: CrossToolchain,
+        image: Image,
+        target_dir: &Path,
+        log: &mut Log,
+    ) -> Result<()> {
+        let spec = image.spec()?;
+        let extra = spec.extra();
+        let build = CrossBuild {
+            package: "pqbench-firmware",
+            target: spec.target,
+            profile: "firmware",
+            extra: &extra,
+            env: spec.env,
+        };
+        log.run(&mut cross.command_for("check", self, target_dir, &build))
     }
 
     fn build_offered(
@@ -252,17 +472,16 @@ impl Project {
         variant: &Variant,
         target_dir: &Path,
         log: &mut Log,
-    ) -> Result<()> {
+    ) -> Result<Option<Done>> {
         let image = self.dist().join("firmware").join(board.image_file(variant));
-        let features = board.features(variant);
-        let extra = ["--features", features.as_str()];
-        let env: &[(&str, &str)] = if variant.transport == Transport::Text { &[] } else { &[DEFMT_LOG] };
+        let spec = Image::Offered { board, variant }.spec()?;
+        let extra = spec.extra();
         let build = CrossBuild {
             package: "pqbench-firmware",
-            target: board.target,
-            profile: variant.profile,
+            target: spec.target,
+            profile: spec.profile,
             extra: &extra,
-            env,
+            env: spec.env,
         };
         let out = match log.run(&mut cross.command(self, target_dir, &build)) {
             Ok(()) => build.outputs(target_dir).join("pqbench-firmware"),
@@ -274,18 +493,18 @@ impl Project {
                     board.firmware, variant.profile
                 ));
                 let _ = std::fs::remove_file(&image);
-                return Ok(());
+                return Ok(Some(Done::NotOffered));
             }
             Err(e) => return Err(e),
         };
         let size = image_size::measure(&out)?;
         log.say(&size.report(board));
         match size.check(board) {
-            Ok(()) => place(&out, &image),
+            Ok(()) => place(&out, &image).map(|()| Some(Done::Built)),
             Err(too_big) if variant.optional => {
                 log.say(&format!("not offered: {too_big}"));
                 let _ = std::fs::remove_file(&image);
-                Ok(())
+                Ok(Some(Done::NotOffered))
             }
             Err(too_big) => Err(too_big),
         }
@@ -298,4 +517,10 @@ fn place(built: &Path, image: &Path) -> Result<()> {
     let part = image.with_extension("elf.part");
     crate::copy(built, &part)?;
     std::fs::rename(&part, image).with_context(|| format!("moving {} into place", image.display()))
+}
+
+/// An image's path in `dist` as one file name (`firmware/x.elf` is
+/// `firmware-x.elf`), for its key.
+fn flat_name(file: &str) -> String {
+    file.replace('/', "-")
 }

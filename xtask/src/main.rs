@@ -15,8 +15,11 @@
 //!   emulated board's default image, the dashboard and the server are
 //!   built; the browser benchmark and the other images are built behind it
 //!   (`build-rest`, see `dev.rs`).
-//! - `test`: setup --tests, build, then every test (Rust and browser), with
-//!   a throwaway PostgreSQL server for the store's tests.
+//! - `test [--quick]`: the two test tiers (`tiers.rs`). `--quick`: format,
+//!   clippy and every host test that needs no image, PostgreSQL, browser or
+//!   network, in minutes. Without it, the full tier CI runs: setup --tests,
+//!   the images tests use, the builds, then every test (Rust and browser),
+//!   with a throwaway PostgreSQL server.
 //! - `bench`: the whole suite on the emulated board and on this host (an
 //!   optimised build), printed as the table in BENCHMARKS.md.
 //! - `bench-browser [--rounds N] [--min-time-ms 1000|200]`: ML-KEM-768 and
@@ -44,6 +47,8 @@ mod bench;
 mod bench_boards;
 mod bench_model;
 mod dev;
+mod fuzz;
+mod image_keys;
 mod image_size;
 mod images;
 mod load;
@@ -53,6 +58,7 @@ mod postgres;
 mod setup;
 #[cfg(test)]
 mod tidy;
+mod tiers;
 mod toolchain;
 
 use std::path::{Path, PathBuf};
@@ -150,14 +156,11 @@ fn main() -> Result<()> {
         // With the images and server already built (by a test run): the
         // measurement alone.
         ["needs", "--built"] => needs::write(&project),
-        ["test"] => {
-            let cross = setup::ensure(&project, true)?;
-            project.build_with(&cross, Image::offered().chain(Image::for_tests()))?;
-            project.test()
-        }
+        ["test"] => tiers::full(&project),
+        ["test", "--quick"] => tiers::quick(&project),
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N] [--rounds N]"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test [--quick] | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N] [--rounds N]"
             );
             std::process::exit(2);
         }
@@ -198,22 +201,17 @@ impl Project {
     /// Every offered firmware image, the browser benchmark, the dashboard,
     /// the timing model and the server.
     fn build(&self, cross: &CrossToolchain) -> Result<()> {
-        self.build_with(cross, Image::offered())
+        self.build_images(cross, Image::offered())?;
+        self.build_all_but_images(cross)
     }
 
-    /// [`Project::build`], with `images` as its firmware images.
-    fn build_with<'a>(&self, cross: &CrossToolchain, images: impl Iterator<Item = Image<'a>>) -> Result<()> {
-        self.build_images(cross, images)?;
-
+    /// The browser benchmark, the dashboard, the timing model and the server.
+    fn build_all_but_images(&self, cross: &CrossToolchain) -> Result<()> {
         self.build_browser_bench(cross)?;
-
         self.build_dashboard(cross)?;
-
         self.build_timing_model()?;
-
         step("server");
-        run(cargo_host(self).args(["build", "--package", "pqbench"]))?;
-        Ok(())
+        run(cargo_host(self).args(["build", "--package", "pqbench"]))
     }
 
     /// The dashboard alone into `<dist>`: its wasm, page, styles and
@@ -294,137 +292,6 @@ impl Project {
         }
         images::build_in_lanes(self, *cross, &images.collect::<Vec<_>>())
     }
-
-    fn test(&self) -> Result<()> {
-        // Stopped and deleted when this returns, as it is dropped.
-        let postgres = postgres::TestPostgres::start(self)?;
-        step("Rust tests");
-        // The suite's known answers are recomputed by the independent
-        // implementation setup installed (kat::tests), in both runs: each
-        // implementation is checked against the same table.
-        let kat_python = setup::kat_python_path(self);
-        run(cargo_host(self)
-            .arg("test")
-            .env("PQBENCH_DIST", self.dist())
-            .env("PQBENCH_TEST_POSTGRES", postgres.url())
-            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
-        step("the suite with RustCrypto's ML-KEM/ML-DSA (the small boards' build)");
-        run(cargo_host(self)
-            .args(["test", "--package", "pqbench-suite", "--no-default-features", "--features", "rustcrypto"])
-            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
-        step("the suite with PQClean's C ML-KEM/ML-DSA (the `opt-s-pqclean` build)");
-        run(cargo_host(self)
-            .args(["test", "--package", "pqbench-suite", "--no-default-features", "--features", "pqclean"])
-            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
-        step("the suite with all three, their ML-KEM/ML-DSA outputs compared byte for byte");
-        run(cargo_host(self)
-            .args(["test", "--package", "pqbench-suite", "--features", "libcrux,rustcrypto,pqclean"])
-            .env("PQBENCH_KAT_PYTHON", &kat_python))?;
-        step("the server without probe support still builds (--no-default-features)");
-        run(cargo_host(self).args([
-            "check",
-            "--package",
-            "pqbench",
-            "--no-default-features",
-            "--all-targets",
-        ]))?;
-        fuzz(self, FUZZ_SECONDS)?;
-        step("browser tests (headless Chromium)");
-        run(Command::new("node")
-            .args(["--test", "--test-concurrency=1"])
-            .arg(self.root.join("tests/e2e"))
-            .env("PQBENCH_DIST", self.dist())
-            .env("PQBENCH_BIN", self.server_binary())
-            .env("PQBENCH_TEST_POSTGRES", postgres.url())
-            .current_dir(self.root.join("tests/e2e")))
-    }
-}
-
-/// The fuzz targets in `fuzz/` (see its README), each with its seeds
-/// (relative to the repository), a dictionary of tokens if it has one, and
-/// the longest input it is given: longer inputs only slow it down.
-const FUZZ_TARGETS: &[FuzzTarget] = &[
-    // The log parsers, from the real logs the tests read.
-    FuzzTarget { name: "parse_logs", seeds: "tests/samples", dict: None, max_len: 65_536 },
-    FuzzTarget { name: "decode_records", seeds: "fuzz/seeds/decode_records", dict: None, max_len: 16_384 },
-    FuzzTarget {
-        name: "upload_json",
-        seeds: "fuzz/seeds/upload_json",
-        dict: Some("fuzz/seeds/upload_json.dict"),
-        max_len: 16_384,
-    },
-];
-
-/// Seconds each target runs in `cargo xtask test`: under two minutes for
-/// all of them, and long enough for each to pass its seeds' structure.
-const FUZZ_SECONDS: u32 = 35;
-
-struct FuzzTarget {
-    name: &'static str,
-    seeds: &'static str,
-    dict: Option<&'static str>,
-    max_len: u32,
-}
-
-/// Builds `fuzz/` (its targets under libFuzzer) with the flags cargo-fuzz
-/// would use, so a fresh machine needs no cargo-fuzz, into its own target
-/// directory (sanitizer flags would otherwise invalidate the host build's
-/// cache), then runs each target for `seconds` from its seeds and its own
-/// corpus (`target/fuzz/corpus/<target>`, kept between runs so coverage
-/// builds up). A crash (a panic, a failed assertion, AddressSanitizer's
-/// finding, a hang) fails, leaving its input in `target/fuzz/artifacts/`.
-fn fuzz(project: &Project, seconds: u32) -> Result<()> {
-    let fuzz = project.root.join("fuzz");
-    let target_dir = project.target.join("fuzz");
-    let host =
-        String::from_utf8(Command::new("rustc").arg("-vV").output().context("running rustc -vV")?.stdout)?
-            .lines()
-            .find_map(|line| line.strip_prefix("host: ").map(str::to_string))
-            .context("rustc -vV names no host")?;
-    // `--target` keeps these flags off build scripts and proc macros.
-    // AddressSanitizer is a nightly flag; RUSTC_BOOTSTRAP lets the stable
-    // compiler take it, as cargo-fuzz does on a nightly one.
-    let rustflags = [
-        "-Cpasses=sancov-module",
-        "-Cllvm-args=-sanitizer-coverage-level=4",
-        "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
-        "-Cllvm-args=-sanitizer-coverage-pc-table",
-        "-Cllvm-args=-sanitizer-coverage-trace-compares",
-        "--cfg fuzzing",
-        "-Zsanitizer=address",
-        "-Cdebug-assertions",
-        "-Coverflow-checks",
-    ]
-    .join(" ");
-    step("fuzz targets: build");
-    run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--release", "--bins", "--target", &host, "--target-dir"])
-        .arg(&target_dir)
-        .env("RUSTFLAGS", rustflags)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .current_dir(&fuzz))?;
-    let artifacts = target_dir.join("artifacts");
-    std::fs::create_dir_all(&artifacts)?;
-    for target in FUZZ_TARGETS {
-        step(&format!("fuzz {} ({seconds} s)", target.name));
-        let corpus = target_dir.join("corpus").join(target.name);
-        std::fs::create_dir_all(&corpus)?;
-        let mut command = Command::new(target_dir.join(&host).join("release").join(target.name));
-        command
-            .arg(&corpus)
-            .arg(project.root.join(target.seeds))
-            .arg(format!("-max_total_time={seconds}"))
-            .arg(format!("-max_len={}", target.max_len))
-            // A single input running this long is a hang, and fails.
-            .args(["-timeout=30", "-rss_limit_mb=2048", "-print_final_stats=1"])
-            .arg(format!("-artifact_prefix={}/{}-", artifacts.display(), target.name));
-        if let Some(dict) = target.dict {
-            command.arg(format!("-dict={}", project.root.join(dict).display()));
-        }
-        // libFuzzer exits non-zero on a crash, a leak, a timeout or the RSS limit.
-        run(&mut command)?;
-    }
-    Ok(())
 }
 
 /// rustup's cargo for the host, whatever cargo called us.

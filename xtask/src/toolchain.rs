@@ -70,6 +70,17 @@ impl CrossToolchain {
 
     /// The cargo command that makes `build` in `target_dir`.
     pub fn command(self, project: &Project, target_dir: &Path, build: &CrossBuild) -> Command {
+        self.command_for("build", project, target_dir, build)
+    }
+
+    /// The cargo command that does `verb` (`build`, `check`) to `build`.
+    pub fn command_for(
+        self,
+        verb: &str,
+        project: &Project,
+        target_dir: &Path,
+        build: &CrossBuild,
+    ) -> Command {
         let mut command = match self {
             CrossToolchain::Rustup => Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())),
             CrossToolchain::DebianBuildStd => {
@@ -91,7 +102,7 @@ impl CrossToolchain {
         };
         command
             .current_dir(&project.root)
-            .args(["build", "--package", build.package, "--target", build.target, "--profile", build.profile])
+            .args([verb, "--package", build.package, "--target", build.target, "--profile", build.profile])
             .arg("--target-dir")
             .arg(target_dir)
             .args(build.extra)

@@ -8,20 +8,15 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use pqbench_m4_model::{Kind, decode};
+use pqbench_test_needs::Missing;
 
 const IMAGES: [&str; 2] = ["mps2-an386.elf", "netduinoplus2.elf"];
 
-fn dist() -> PathBuf {
-    std::env::var_os("PQBENCH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/dist")))
-}
-
-fn objdump() -> &'static str {
-    ["llvm-objdump-22", "llvm-objdump"]
-        .into_iter()
-        .find(|tool| Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success()))
-        .expect("no llvm-objdump: `cargo xtask setup --tests` installs llvm-22")
+fn objdump() -> Result<PathBuf, Missing> {
+    pqbench_test_needs::program(
+        &["llvm-objdump-22", "llvm-objdump"],
+        "`cargo xtask setup --tests` installs llvm-22",
+    )
 }
 
 const CONDITIONS: [&str; 17] =
@@ -128,15 +123,16 @@ fn expected(mnemonic: &str, operands: &str) -> Kind {
 
 #[test]
 fn every_instruction_of_the_firmware_is_the_kind_llvm_names() {
-    let tool = objdump();
+    let tool = pqbench_test_needs::require!(objdump());
+    let images: Result<Vec<PathBuf>, Missing> =
+        IMAGES.iter().map(|image| pqbench_test_needs::firmware_image(image)).collect();
+    let images = pqbench_test_needs::require!(images);
     let mut checked = 0;
     let mut wrong = Vec::new();
-    for image in IMAGES {
-        let path = dist().join("firmware").join(image);
-        assert!(path.is_file(), "no image {}: run the tests with `cargo xtask test`", path.display());
-        let output = Command::new(tool)
+    for (image, path) in IMAGES.iter().zip(&images) {
+        let output = Command::new(&tool)
             .args(["-d", "--no-leading-addr", "--triple=thumbv7em-none-eabihf", "--mattr=+vfp4,+dsp"])
-            .arg(&path)
+            .arg(path)
             .output()
             .unwrap();
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

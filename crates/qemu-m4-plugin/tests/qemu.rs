@@ -95,6 +95,11 @@ fn image(code: &[u8]) -> Vec<u8> {
     image
 }
 
+/// QEMU itself, which `cargo xtask setup` installs.
+fn qemu() -> Result<PathBuf, pqbench_test_needs::Missing> {
+    pqbench_test_needs::program(&["qemu-system-arm"], "`cargo xtask setup` installs qemu-system-arm")
+}
+
 fn run(dir: &Path, options: &str) -> Output {
     run_image(dir, &counted_loop(), options)
 }
@@ -149,6 +154,7 @@ fn counts(dir: &Path, options: &str) -> (u64, u64) {
 
 #[test]
 fn a_counted_loop_costs_what_the_trm_says_and_the_same_every_run() {
+    pqbench_test_needs::require!(qemu());
     let dir = tempfile_dir();
     let (cycles, instructions) = counts(&dir, "");
     // 2 before the loop, 3 per pass, 4 after.
@@ -164,6 +170,7 @@ fn a_counted_loop_costs_what_the_trm_says_and_the_same_every_run() {
 
 #[test]
 fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
+    pqbench_test_needs::require!(qemu());
     use pqbench_m4_model::counts::{Reader, Sample};
 
     let dir = tempfile_dir();
@@ -192,6 +199,7 @@ fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
 
 #[test]
 fn a_wrong_option_stops_qemu_with_why() {
+    pqbench_test_needs::require!(qemu());
     let dir = tempfile_dir();
     let output = run(&dir, "speed=3");
     assert!(!output.status.success());

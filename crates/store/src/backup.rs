@@ -255,7 +255,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_postgresql_store_backs_up_to_a_file_and_restores_into_an_empty_database() {
-        let Some(url) = test_support::fresh_postgres_database("backup").await else { return };
+        let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+        let url = test_support::fresh_postgres_database(&admin, "backup").await;
         let store = Store::connect(&Location::Postgres(url.clone())).await.unwrap();
         let ids = fill(&store).await;
         let dir = tempfile::tempdir().unwrap();
@@ -263,7 +264,7 @@ mod tests {
         assert_eq!(counts(&backup(&Location::Postgres(url.clone()), &copy).await.unwrap()), HELD);
         assert_eq!(shown(&Store::open(&copy).await.unwrap()).await, shown(&store).await);
 
-        let Some(empty) = test_support::fresh_postgres_database("restore").await else { return };
+        let empty = test_support::fresh_postgres_database(&admin, "restore").await;
         let restored = restore(&copy, &Location::Postgres(empty.clone())).await.unwrap();
         assert_eq!(counts(&restored), HELD);
         let restored = Store::connect(&Location::Postgres(empty.clone())).await.unwrap();

@@ -487,9 +487,8 @@ macro_rules! on_both_databases {
             $(
                 #[tokio::test]
                 async fn $test() {
-                    let Some(url) = super::test_support::fresh_postgres_database("store").await else {
-                        return;
-                    };
+                    let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+    let url = super::test_support::fresh_postgres_database(&admin, "store").await;
                     let store = super::Store::connect(&super::Location::Postgres(url)).await.unwrap();
                     assert_eq!(store.kind(), "PostgreSQL");
                     super::$test(store).await;
@@ -754,7 +753,8 @@ mod labelled_on_upgrade {
 
     #[tokio::test]
     async fn on_postgres() {
-        let Some(url) = test_support::fresh_postgres_database("store").await else { return };
+        let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+        let url = test_support::fresh_postgres_database(&admin, "store").await;
         let pool = sqlx::PgPool::connect(&url).await.unwrap();
         before_labels(sqlx::migrate!("../../migrations/postgres")).run(&pool).await.unwrap();
         for statement in fill_before_labels() {

@@ -67,6 +67,7 @@ fn request(server: &common::Server, method: &Method, path: &str, body: &Value) -
 
 #[tokio::test]
 async fn beyond_loopback_every_write_needs_the_token_and_no_read_does() {
+    pqbench_test_needs::require!(pqbench_test_needs::dashboard());
     let server = common::start_server_with(common::ServerOptions {
         listen_ip: "0.0.0.0",
         extra: &["--token", TOKEN],

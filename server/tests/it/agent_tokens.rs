@@ -20,7 +20,7 @@ fn agent_token(args: &[&str], db: &std::ffi::OsStr) -> (i32, String, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hosts_own_token_registers_that_host_alone_and_revoking_it_drops_the_agent_at_once() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let logs = tempfile::tempdir().unwrap();
     let server = common::start_server(&["--agent-token", "shared-0451"]).await;
     let db = server.db();
@@ -80,7 +80,7 @@ async fn a_hosts_own_token_registers_that_host_alone_and_revoking_it_drops_the_a
 
 #[tokio::test]
 async fn a_server_with_host_tokens_alone_takes_those_agents() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let logs = tempfile::tempdir().unwrap();
     let server = common::start_server(&[]).await;
     let (code, token, err) = agent_token(&["add", "bench-1"], &server.db());

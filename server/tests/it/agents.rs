@@ -39,7 +39,7 @@ impl Agent {
         let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
             .args(["agent", "--server", url, "--token", token, "--host", host, "--dist"])
-            .arg(common::firmware_dist())
+            .arg(common::dist())
             .args(extra)
             .env_remove("PQBENCH_AGENT_TOKEN")
             .env("RUST_LOG", "pqbench=info")
@@ -142,7 +142,8 @@ fn emulators_of(pid: u32) -> Vec<u32> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_serve_their_boards_to_a_central_server_on_postgresql() {
-    let Some(url) = fresh_postgres_database("agents").await else { return };
+    let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+    let url = fresh_postgres_database(&admin, "agents").await;
     let logs = tempfile::tempdir().unwrap();
     let server = common::start_server_with(ServerOptions {
         postgres: Some(url.clone()),
@@ -281,6 +282,7 @@ async fn agents_serve_their_boards_to_a_central_server_on_postgresql() {
 /// drop would), and a server started without an agent token takes none.
 #[tokio::test]
 async fn host_names_are_unique_and_agents_need_a_server_that_takes_them() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let logs = tempfile::tempdir().unwrap();
     let closed = common::start_server(&[]).await;
     let mut refused = Agent::start(&closed, "lab-x", AGENT_TOKEN, logs.path());
@@ -419,6 +421,7 @@ async fn the_server_holds_an_agent_to_the_protocol() {
 /// hearing each other past the 35 s either takes for a dead connection.
 #[tokio::test]
 async fn an_idle_agent_stays_connected() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let logs = tempfile::tempdir().unwrap();
     let server = common::start_server(&["--agent-token", AGENT_TOKEN]).await;
     let agent = Agent::start(&server, "quiet", AGENT_TOKEN, logs.path());

@@ -112,7 +112,8 @@ async fn a_backup_of_an_sqlite_store_taken_under_writers_holds_every_acknowledge
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_of_a_postgresql_store_taken_under_writers_holds_every_acknowledged_run() {
-    let Some(url) = fresh_postgres_database("backup").await else { return };
+    let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+    let url = fresh_postgres_database(&admin, "backup").await;
     let server = common::start_server_with(common::ServerOptions {
         postgres: Some(url.clone()),
         ..Default::default()

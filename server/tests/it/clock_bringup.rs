@@ -21,14 +21,8 @@ use pqbench_collect::ports::{self, Answer};
 use crate::common::{self, ServerOptions};
 
 /// The NUCLEO-F446ZE's image, as a board without its clocks runs it.
-fn f446_image() -> PathBuf {
-    let image = common::dist().join("firmware/nucleo-f446ze.elf");
-    assert!(
-        image.is_file(),
-        "no firmware image at {}: run the tests with `cargo xtask test`",
-        image.display()
-    );
-    image
+fn f446_image() -> Result<PathBuf, pqbench_test_needs::Missing> {
+    pqbench_test_needs::firmware_image("nucleo-f446ze.elf")
 }
 
 /// QEMU's STM32F405, started as the catalogue starts the netduinoplus2:
@@ -46,7 +40,7 @@ fn hsi_note() -> String {
 
 #[tokio::test]
 async fn a_nucleo_whose_clocks_never_come_answers_on_its_internal_oscillator_and_says_so() {
-    let image = f446_image();
+    let image = pqbench_test_needs::require!(f446_image());
     let qemu = Emulator::start(stm32f405(), &image).await.unwrap();
     let asked = Instant::now();
     // Every clock wait gives up after at least 100 ms at 16 MHz, 1.6 M
@@ -90,7 +84,7 @@ async fn a_nucleo_whose_clocks_never_come_answers_on_its_internal_oscillator_and
 
 #[tokio::test]
 async fn the_board_list_says_a_serial_board_runs_on_its_internal_oscillator() {
-    let image = f446_image();
+    let image = pqbench_test_needs::require!(f446_image());
     let dir = tempfile::tempdir().unwrap();
     let by_id = dir.path().join("by-id");
     std::fs::create_dir(&by_id).unwrap();

@@ -7,6 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pqbench_collect::boards::QemuMachine;
+use pqbench_test_needs::Missing;
 use pqbench_types::{BenchResult, Run};
 use serde_json::Value;
 
@@ -56,20 +57,23 @@ pub fn pqbench(args: &[&str], db: impl AsRef<std::ffi::OsStr>) -> std::process::
 
 /// Built dashboard and firmware: `cargo xtask test` builds them and says where.
 pub fn dist() -> PathBuf {
-    std::env::var_os("PQBENCH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/dist")))
+    pqbench_test_needs::dist()
 }
 
-pub fn firmware_dist() -> PathBuf {
-    let dist = dist();
-    let image = dist.join("firmware/mps2-an386.elf");
-    assert!(
-        image.is_file(),
-        "no firmware image at {}: run the tests with `cargo xtask test`",
-        image.display()
-    );
-    dist
+/// The dist folder, with the emulated board's default image in it: what a
+/// test that runs the emulated board through the server needs.
+pub fn firmware_dist() -> Result<PathBuf, Missing> {
+    pqbench_test_needs::firmware_image("mps2-an386.elf").map(|_| dist())
+}
+
+/// An image in the dist folder by its path there (`firmware/x.elf`,
+/// `test/y.elf`).
+pub fn image_path(relative: &str) -> Result<PathBuf, Missing> {
+    match relative.split_once('/') {
+        Some(("firmware", file)) => pqbench_test_needs::firmware_image(file),
+        Some(("test", file)) => pqbench_test_needs::test_image(file),
+        _ => panic!("an image's path in dist is firmware/<file> or test/<file>, not {relative}"),
+    }
 }
 
 pub fn free_port() -> u16 {

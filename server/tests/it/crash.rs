@@ -196,7 +196,7 @@ async fn post_until_gone(base: String, body: Vec<u8>) -> Vec<i64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_while_storing_leaves_a_sound_store_ten_times_over() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
     let upload = serde_json::to_vec(&large_upload()).unwrap();

@@ -147,7 +147,7 @@ fn native_release() -> Value {
 
 #[tokio::test]
 async fn a_run_s_events_show_its_progress_then_its_end_and_close() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let request = json!({
         "board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"], "min_iterations": 3, "min_time_ms": 0
@@ -191,7 +191,7 @@ async fn a_run_s_events_show_its_progress_then_its_end_and_close() {
 
 #[tokio::test]
 async fn cancel_stops_the_board_keeps_what_it_measured_and_frees_it() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     // Long enough that it is still measuring when cancelled.
     let request = json!({
@@ -255,7 +255,7 @@ async fn cancel_stops_the_board_keeps_what_it_measured_and_frees_it() {
 
 #[tokio::test]
 async fn a_run_another_process_makes_is_followed_to_its_end_but_not_cancelled() {
-    let dist = common::firmware_dist();
+    let dist = pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let mut cli = Command::new(env!("CARGO_BIN_EXE_pqbench"))
         // A few seconds: still running when the server is asked about it.

@@ -25,10 +25,8 @@ use pqbench::record::StoreRecorder;
 
 const DEFMT_IMAGE: &str = "firmware/mps2-an386-defmt-serial.elf";
 
-fn image(relative: &str) -> FirmwareImage {
-    let path = common::dist().join(relative);
-    assert!(path.is_file(), "no image at {}: run the tests with `cargo xtask test`", path.display());
-    FirmwareImage::load(&path).unwrap()
+fn image(relative: &str) -> Result<FirmwareImage, pqbench_test_needs::Missing> {
+    common::image_path(relative).map(|path| FirmwareImage::load(&path).unwrap())
 }
 
 /// One measurement, reported by one image both as defmt frames (console
@@ -36,6 +34,7 @@ fn image(relative: &str) -> FirmwareImage {
 /// the records are equal in every field, and so are the stored results.
 #[tokio::test]
 async fn one_measurement_through_both_transports_gives_records_equal_in_every_field() {
+    pqbench_test_needs::require!(image("test/mps2-an386-defmt-text-mirror.elf"));
     let command =
         [Algorithm::MlKem512, Algorithm::MlDsa44, Algorithm::X25519, Algorithm::Aes128Gcm, Algorithm::Sha256]
             .into_iter()
@@ -60,6 +59,7 @@ async fn one_measurement_through_both_transports_gives_records_equal_in_every_fi
 /// through both transports, they are equal in every field too.
 #[tokio::test]
 async fn measuring_records_through_both_transports_are_equal_in_every_field() {
+    pqbench_test_needs::require!(image("test/mps2-an386-defmt-text-mirror.elf"));
     // 2.5 s of board time each (public stops a little short, at the
     // firmware's 1024 samples): the record before the first call, and
     // beats after 1 s and 2 s.
@@ -93,9 +93,9 @@ struct Mirrored {
 /// Runs `command` on the `text-mirror` image, which sends each record as
 /// defmt frames on its console UART (collected through the defmt path)
 /// and as a text line on its second UART (into a file).
+/// Its callers require the image first.
 async fn through_both_transports(command: RunCommand) -> Mirrored {
-    common::firmware_dist();
-    let mirror = image("test/mps2-an386-defmt-text-mirror.elf");
+    let mirror = image("test/mps2-an386-defmt-text-mirror.elf").expect("the test required the image");
     let dir = tempfile::tempdir().unwrap();
     let text_file = dir.path().join("uart1.txt");
     let second_uart: &'static str = Box::leak(format!("file:{}", text_file.display()).into_boxed_str());
@@ -139,7 +139,7 @@ async fn through_both_transports(command: RunCommand) -> Mirrored {
 /// agree within one tick per call, everything else exactly.
 #[tokio::test]
 async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();
@@ -197,7 +197,7 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
     }
 
     // Each run is tied to the very file it ran.
-    let defmt_image = image(DEFMT_IMAGE);
+    let defmt_image = pqbench_test_needs::require!(image(DEFMT_IMAGE));
     assert_eq!(defmt_run.build.build_id, defmt_image.build_id);
     assert_eq!(defmt_run.build.elf_sha256.as_deref(), Some(defmt_image.sha256.as_str()));
     assert!(defmt_run.build.features.as_deref().is_some_and(|f| f.contains("defmt-serial")));
@@ -206,7 +206,7 @@ async fn a_defmt_build_run_through_the_server_measures_as_the_text_build_does() 
     for run in [&text_run, &defmt_run] {
         assert_eq!(run.build.extra.get("clock_source").map(String::as_str), Some("qemu"), "{:?}", run.build);
     }
-    let text_image = image("firmware/mps2-an386.elf");
+    let text_image = pqbench_test_needs::require!(image("firmware/mps2-an386.elf"));
     assert_eq!(text_run.build.build_id, text_image.build_id);
     assert_ne!(text_run.build.build_id, defmt_run.build.build_id);
 }
@@ -220,7 +220,8 @@ async fn run_decoded_with(
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("wrong-elf.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
-    let emulator = Emulator::start(common::mps2(), &image(DEFMT_IMAGE).path).await.unwrap();
+    let image = image(DEFMT_IMAGE).expect("the test required the image");
+    let emulator = Emulator::start(common::mps2(), &image.path).await.unwrap();
     let mut port = emulator.open_console().unwrap();
     let mut collector = Collector::to(StoreRecorder::for_run(&store, id));
     collector.silence = Duration::from_secs(10);
@@ -234,9 +235,10 @@ async fn run_decoded_with(
 
 #[tokio::test]
 async fn bytes_decoded_with_another_builds_elf_are_refused_and_never_stored() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(image(DEFMT_IMAGE));
+    pqbench_test_needs::require!(common::firmware_dist());
     // Another build of the same suite and messages: an STM32F446's RTT image.
-    let other = image("firmware/nucleo-f446ze-defmt-rtt.elf");
+    let other = pqbench_test_needs::require!(image("firmware/nucleo-f446ze-defmt-rtt.elf"));
     let mut decoder = DefmtDecoder::new(&other).unwrap();
     let (outcome, stored) = run_decoded_with(&mut decoder, (&other).into()).await;
     assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
@@ -245,7 +247,7 @@ async fn bytes_decoded_with_another_builds_elf_are_refused_and_never_stored() {
     assert!(why.contains("build") || why.contains("could be read"), "{why}");
 
     // An ELF without a defmt table cannot be used to decode at all.
-    let text = image("firmware/mps2-an386.elf");
+    let text = pqbench_test_needs::require!(image("firmware/mps2-an386.elf"));
     assert!(matches!(DefmtDecoder::new(&text), Err(ImageError::NoDefmtTable { .. })));
 }
 
@@ -296,8 +298,8 @@ impl Link for Replay {
 
 #[tokio::test]
 async fn corrupt_frames_are_skipped_and_later_results_still_decode() {
-    common::firmware_dist();
-    let defmt = image(DEFMT_IMAGE);
+    pqbench_test_needs::require!(common::firmware_dist());
+    let defmt = pqbench_test_needs::require!(image(DEFMT_IMAGE));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("corrupt.db")).await.unwrap();
 

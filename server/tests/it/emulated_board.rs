@@ -28,7 +28,7 @@ async fn run_ml_kem_768_on(server: &Server, board: &str) -> (Run, Vec<BenchResul
 #[tokio::test]
 async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
     let server = common::start_server(&[]).await;
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let boards: Value = server.get("/api/boards").await;
     assert_eq!(boards[0]["id"], "qemu-mps2-an386", "{boards}");
 
@@ -73,7 +73,7 @@ async fn a_run_on_the_emulated_board_stores_what_the_firmware_measured() {
 /// reporting on USART3 (QEMU's third serial port).
 #[tokio::test]
 async fn the_emulated_stm32f405_reports_over_usart3() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let (run, results) = run_ml_kem_768_on(&server, "qemu-netduinoplus2").await;
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
@@ -96,7 +96,7 @@ async fn the_emulated_stm32f405_reports_over_usart3() {
 
 #[tokio::test]
 async fn bad_run_requests_get_clear_json_errors() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let cases = [
         (json!({"board": "nucleo-9000"}), 404, "no board"),
@@ -123,7 +123,7 @@ async fn the_memory_probes_measure_known_buffers() {
     use pqbench_wire::{Decoder, Event, Record};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    let dist = common::firmware_dist();
+    let dist = pqbench_test_needs::require!(common::firmware_dist());
     for (board, machine) in emulated() {
         let emulator =
             Emulator::start(machine, &dist.join("firmware").join(default_image(board))).await.unwrap();
@@ -175,7 +175,7 @@ fn rows(results: &[BenchResult]) -> Vec<(String, String)> {
 /// estimated cycle.
 #[tokio::test]
 async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-mps2-an386"});
     let (run, results) = server.run_to_end(request.clone()).await;
@@ -232,7 +232,7 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
 /// would let a board crash or refuse too much.
 #[tokio::test]
 async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     for (variant, table) in [
         ("opt-s", pqbench_suite::needs::LIBCRUX),
@@ -272,7 +272,7 @@ async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
 /// and everything else is measured.
 #[tokio::test]
 async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-netduinoplus2", "min_iterations": 1, "min_time_ms": 0});
     let (run, results) = server.run_to_end(request).await;
@@ -335,8 +335,8 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     use pqbench_types::Algorithm;
     use pqbench_wire::{Decoder, RunCommand};
 
-    let image = common::dist().join("test/mps2-an386-self-test-fault.elf");
-    assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
+    let image =
+        pqbench_test_needs::require!(pqbench_test_needs::test_image("mps2-an386-self-test-fault.elf"));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("fault.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
@@ -378,8 +378,7 @@ async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are
     use pqbench_types::{Algorithm, Failure, Family, failure_note};
     use pqbench_wire::{Decoder, RunCommand};
 
-    let image = common::dist().join("test/mps2-an386-pqc-fault.elf");
-    assert!(image.is_file(), "no test image at {}: run the tests with `cargo xtask test`", image.display());
+    let image = pqbench_test_needs::require!(pqbench_test_needs::test_image("mps2-an386-pqc-fault.elf"));
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("pqc-fault.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
@@ -425,7 +424,7 @@ async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are
 /// The same suite built at other optimisation levels, chosen per run.
 #[tokio::test]
 async fn build_variants_are_offered_and_recorded() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let boards: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     let mps2 = boards.iter().find(|b| b.id == "qemu-mps2-an386").unwrap();

@@ -115,7 +115,7 @@ fn kept(results: usize) -> String {
 
 #[tokio::test]
 async fn qemu_killed_mid_run_fails_the_run_keeps_its_results_and_frees_the_board() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let (id, qemu) = started_with_a_result(&server, &long_request()).await;
     sigkill(qemu);
@@ -140,7 +140,7 @@ async fn qemu_killed_mid_run_fails_the_run_keeps_its_results_and_frees_the_board
 /// A server killed outright (SIGKILL: no drop runs) takes its QEMU with it.
 #[tokio::test]
 async fn qemu_does_not_outlive_a_killed_server() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let mut server = common::start_server(&[]).await;
     let (_, qemu) = started_with_a_result(&server, &long_request()).await;
     server.kill_hard();
@@ -165,8 +165,9 @@ async fn new_run(store: &Store) -> i64 {
     store.create_run(&NewRun::on_board(BOARD, None)).await.unwrap()
 }
 
+/// Its callers require the image first.
 async fn emulator() -> Emulator {
-    let image = common::firmware_dist().join("firmware/mps2-an386.elf");
+    let image = common::dist().join("firmware/mps2-an386.elf");
     Emulator::start(common::mps2(), &image).await.unwrap()
 }
 
@@ -277,6 +278,7 @@ async fn collect_run(
 
 #[tokio::test]
 async fn bytes_damaged_between_qemu_and_the_host_are_refused_and_the_rest_stored_unchanged() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let (_dir, store) = store().await;
     let silence = Duration::from_secs(30);
 
@@ -384,6 +386,7 @@ fn assert_gave_up_after_the_silence(took: Duration) {
 
 #[tokio::test]
 async fn a_board_gone_silent_after_hello_fails_the_run_after_the_silence_allowed() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let (outcome, took, results) = run_through(after_hello(|_| Vec::new())).await;
     assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
     assert_eq!(outcome.error.as_deref(), Some("the board sent nothing for 2 s"));
@@ -393,6 +396,7 @@ async fn a_board_gone_silent_after_hello_fails_the_run_after_the_silence_allowed
 
 #[tokio::test]
 async fn a_board_drowned_in_noise_after_hello_fails_the_run_after_the_silence_allowed() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let mut noise = Noise(0x0bad_5eed);
     // Each line replaced by noise of its length: bytes keep coming, none readable.
     let (outcome, took, results) = run_through(after_hello(move |line| noise.burst(line.len()))).await;
@@ -426,7 +430,7 @@ async fn monitor(socket: &std::path::Path, command: &str) {
 /// keeps what it stored, frees the board, and the next run completes.
 #[tokio::test]
 async fn a_board_reset_mid_run_ends_the_run_at_once_and_the_next_run_completes() {
-    let dist = common::firmware_dist();
+    let dist = pqbench_test_needs::require!(common::firmware_dist());
     let (dir, store) = store().await;
     let boards = Boards::new(dist.join("firmware"), ProbeWiring::default())
         .with_qemu_monitors(dir.path().to_path_buf());

@@ -67,7 +67,7 @@ fn write_progress(firmware: &Path, builds: &ImageBuilds) {
 
 #[tokio::test]
 async fn a_board_whose_image_is_being_built_says_so_and_runs_once_it_lands() {
-    let built = common::firmware_dist().join("firmware");
+    let built = pqbench_test_needs::require!(common::firmware_dist()).join("firmware");
     let dir = tempfile::tempdir().unwrap();
     let dist = dir.path().join("dist");
     let firmware = dist.join("firmware");

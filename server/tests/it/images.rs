@@ -33,7 +33,7 @@ fn svg_texts(svg: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn a_badge_shows_the_newest_figure_and_turns_when_a_regression_is_flagged() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let url =
         format!("{}/badge.svg?board=qemu-mps2-an386&algorithm=ML-KEM-768&operation=keygen", server.base);
@@ -90,7 +90,7 @@ async fn a_badge_shows_the_newest_figure_and_turns_when_a_regression_is_flagged(
 
 #[tokio::test]
 async fn a_reports_chart_is_served_as_svg_and_a_reports_page_as_the_dashboard() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let (run, results) = server
         .run_to_end(json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768"], "min_iterations": 2, "min_time_ms": 0}))

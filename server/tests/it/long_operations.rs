@@ -24,7 +24,7 @@ const LONGEST_RUN: Duration = Duration::from_secs(1200);
 
 #[tokio::test]
 async fn rsa_2048_private_measured_for_60_s_on_the_emulated_board_completes() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let request = json!({"board": "qemu-mps2-an386", "algorithms": ["RSA-2048"],
                          "min_iterations": 1, "min_time_ms": 60000});

@@ -157,7 +157,8 @@ where
 
 #[tokio::test]
 async fn a_populated_sqlite_store_moves_into_postgresql_without_loss() {
-    let Some(url) = fresh_postgres_database("migrate").await else { return };
+    let Some(admin) = pqbench_test_needs::or_skip(pqbench_test_needs::postgres()) else { return };
+    let url = fresh_postgres_database(&admin, "migrate").await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("lab.db");
     let runs = populate(&db).await;

@@ -24,16 +24,13 @@ use pqbench_store::{NewRun, Store};
 use pqbench_types::{RunStatus, Status};
 use tokio::sync::mpsc;
 
-use crate::common;
 use crate::gdb_remote::{GdbRemote, HeldQemu};
 
 const MPS2: &[&str] = &["-machine", "mps2-an386", "-cpu", "cortex-m4"];
 const RUN: &str = "run min_iterations=1 min_time_ms=0 algorithms=SHA-256,ML-KEM-512,AES-128-GCM";
 
-fn image(file: &str) -> Arc<FirmwareImage> {
-    let path = common::dist().join("test").join(file);
-    assert!(path.is_file(), "no image at {}: run the tests with `cargo xtask test`", path.display());
-    Arc::new(FirmwareImage::load(&path).unwrap())
+fn image(file: &str) -> Result<Arc<FirmwareImage>, pqbench_test_needs::Missing> {
+    pqbench_test_needs::test_image(file).map(|path| Arc::new(FirmwareImage::load(&path).unwrap()))
 }
 
 /// A board held at reset on QEMU, reached through its gdbstub.
@@ -75,7 +72,7 @@ fn assert_whole(outcome: &Outcome, results: &[pqbench_types::BenchResult]) {
 
 #[tokio::test]
 async fn the_probe_sequence_itself_runs_a_board_through_the_gdbstub_while_it_runs() {
-    let image = image("mps2-an386-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("mps2-an386-defmt-rtt.elf"));
     let (_qemu, gdb) = held(MPS2, &image);
     let (outcome, store, id, _dir) = collect_run(gdb, image.clone()).await;
     assert_whole(&outcome, &store.results(id).await.unwrap());
@@ -113,12 +110,12 @@ impl<T: DebugTarget> Faulty<T> {
     fn fails(&mut self) -> Option<bool> {
         self.requests += 1;
         let fails = match self.fault {
-            Fault::EveryNth(n) => self.requests % n == 0,
+            Fault::EveryNth(n) => self.requests.is_multiple_of(n),
             Fault::AllFrom(n) => self.requests >= n,
         };
         fails.then(|| {
             let injected = self.injected.fetch_add(1, Ordering::Relaxed) + 1;
-            injected % 2 == 0
+            injected.is_multiple_of(2)
         })
     }
 }
@@ -161,7 +158,7 @@ impl<T: DebugTarget> DebugTarget for Faulty<T> {
 
 #[tokio::test]
 async fn transient_probe_errors_are_retried_and_the_run_is_whole_and_says_how_many() {
-    let image = image("mps2-an386-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("mps2-an386-defmt-rtt.elf"));
     let (_qemu, gdb) = held(MPS2, &image);
     let (faulty, injected) = Faulty::new(gdb, Fault::EveryNth(4));
     let (outcome, store, id, _dir) = collect_run(faulty, image).await;
@@ -199,7 +196,7 @@ async fn execute(
 
 #[tokio::test]
 async fn a_probe_that_keeps_failing_ends_the_run_with_the_core_halted_and_located() {
-    let image = image("mps2-an386-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("mps2-an386-defmt-rtt.elf"));
     let (_qemu, gdb) = held(MPS2, &image);
     // Past the set-up's few dozen requests: the board is measuring.
     let (faulty, _) = Faulty::new(gdb, Fault::AllFrom(400));
@@ -226,7 +223,7 @@ async fn a_probe_that_keeps_failing_ends_the_run_with_the_core_halted_and_locate
 /// for the HSE.
 #[tokio::test]
 async fn a_board_that_hangs_in_its_clock_set_up_is_halted_and_said_where_it_waits() {
-    let image = image("nucleo-f446ze-defmt-rtt-clock-hang.elf");
+    let image = pqbench_test_needs::require!(image("nucleo-f446ze-defmt-rtt-clock-hang.elf"));
     let (_qemu, gdb) = held(&["-machine", "netduinoplus2"], &image);
     let started = Instant::now();
     let ended = execute(gdb, image).await;

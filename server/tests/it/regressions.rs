@@ -50,7 +50,7 @@ pub(crate) async fn file_under(db: &std::path::Path, like: &Run, results: Vec<Be
 
 #[tokio::test]
 async fn identical_emulated_runs_are_not_flagged_and_the_slower_implementation_is_by_each_model() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let server = common::start_server(&[]).await;
     let (first, fast) = server.run_to_end(request("opt-s")).await;
     let (second, again) = server.run_to_end(request("opt-s")).await;
@@ -116,8 +116,9 @@ async fn identical_emulated_runs_are_not_flagged_and_the_slower_implementation_i
 }
 
 /// `pqbench run --board qemu-mps2-an386 --variant VARIANT ... EXTRA` on `db`.
+/// Its callers require the image first.
 fn cli_run(db: &std::path::Path, variant: &str, extra: &[&str]) -> std::process::Output {
-    let dist = common::firmware_dist();
+    let dist = common::dist();
     let mut args =
         vec!["run", "--board", "qemu-mps2-an386", "--variant", variant, "--algorithms", "ML-KEM-768"];
     args.extend(["--min-iterations", "8", "--min-time-ms", "0", "--dist", dist.to_str().unwrap()]);
@@ -132,7 +133,8 @@ fn said(output: &std::process::Output) -> (Option<i32>, String, String) {
 
 #[tokio::test]
 async fn fail_on_regression_exits_non_zero_for_the_slower_run_with_its_summary() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
+    pqbench_test_needs::require!(common::firmware_dist());
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("ci.db");
     let (code, out, err) = said(&cli_run(&db, "opt-s", &[]));
@@ -175,7 +177,8 @@ async fn fail_on_regression_exits_non_zero_for_the_slower_run_with_its_summary()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ci_run_on_a_local_board_is_stored_and_judged_on_a_central_server() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
+    pqbench_test_needs::require!(common::firmware_dist());
     let central = common::start_server(&["--token", "writes-0451", "--agent-token", "agents-0451"]).await;
     let db = tempfile::tempdir().unwrap();
     // `--db` is given but unused: the run is stored centrally.

@@ -178,19 +178,14 @@ impl Link for Board {
     }
 }
 
-fn image() -> FirmwareImage {
-    let path = common::dist().join(IMAGE);
-    assert!(
-        path.is_file(),
-        "no image at {}: run the tests with `cargo xtask test`, which builds it",
-        path.display()
-    );
-    FirmwareImage::load(&path).unwrap()
+fn image() -> Result<FirmwareImage, pqbench_test_needs::Missing> {
+    common::image_path(IMAGE).map(|path| FirmwareImage::load(&path).unwrap())
 }
 
 /// A board booted on the stand-in probe and a store with a run for it.
+/// Its callers require the image first.
 async fn start() -> (FirmwareImage, Board, Store, i64, tempfile::TempDir) {
-    let image = image();
+    let image = image().expect("the test required the image");
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("rtt.db")).await.unwrap();
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
@@ -219,6 +214,7 @@ async fn collect(board: &mut Board, image: &FirmwareImage, store: &Store, id: i6
 
 #[tokio::test]
 async fn a_command_in_the_mailbox_runs_and_its_records_come_back_over_rtt() {
+    pqbench_test_needs::require!(image());
     let (image, mut board, store, id, _dir) = start().await;
     board.send_command("run min_iterations=1 min_time_ms=0 algorithms=SHA-256,ML-KEM-512").await;
     board.gdb.resume();
@@ -252,6 +248,7 @@ async fn a_command_in_the_mailbox_runs_and_its_records_come_back_over_rtt() {
 /// nothing until the board has filled the ring, then every record arrives.
 #[tokio::test]
 async fn a_board_whose_ring_is_full_waits_for_the_host_and_loses_nothing() {
+    pqbench_test_needs::require!(image());
     let (image, mut board, store, id, _dir) = start().await;
     // Cheap algorithms, but more records than the 1 KiB ring holds.
     board
@@ -293,6 +290,7 @@ async fn a_board_whose_ring_is_full_waits_for_the_host_and_loses_nothing() {
 
 #[tokio::test]
 async fn a_length_over_the_mailbox_capacity_is_answered_with_an_error_and_cleared() {
+    pqbench_test_needs::require!(image());
     let (image, mut board, store, id, _dir) = start().await;
     // A length alone, past the 252 bytes the box holds.
     board.gdb.write_u32(board.mailbox, 300);

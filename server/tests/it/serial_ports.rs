@@ -51,13 +51,15 @@ fn find<'b>(listed: &'b [Board], id: &str) -> Option<&'b Board> {
     listed.iter().find(|b| b.id == id)
 }
 
+/// Its callers require the image first.
 async fn mps2_on_a_pty() -> Emulator {
-    let image = common::firmware_dist().join("firmware/mps2-an386.elf");
+    let image = common::dist().join("firmware/mps2-an386.elf");
     Emulator::start(common::mps2(), &image).await.unwrap()
 }
 
 #[tokio::test]
 async fn two_boards_on_two_ports_run_at_once_and_an_unplugged_one_fails_keeping_its_results() {
+    pqbench_test_needs::require!(common::firmware_dist());
     let dir = tempfile::tempdir().unwrap();
     let by_id = dir.path().join("by-id");
     std::fs::create_dir(&by_id).unwrap();
@@ -83,7 +85,10 @@ async fn two_boards_on_two_ports_run_at_once_and_an_unplugged_one_fails_keeping_
     // Both at once, each under its own id, each with the build it measured.
     let request = |board: &str| json!({"board": board, "algorithms": ["ML-KEM-512"], "min_iterations": 2, "min_time_ms": 0});
     let (run_a, run_b) = (server.start_run(&request(id_a)).await, server.start_run(&request(id_b)).await);
-    let image = FirmwareImage::load(&common::firmware_dist().join("firmware/mps2-an386.elf")).unwrap();
+    let image = FirmwareImage::load(
+        &pqbench_test_needs::require!(common::firmware_dist()).join("firmware/mps2-an386.elf"),
+    )
+    .unwrap();
     for (id, board) in [(run_a, id_a), (run_b, id_b)] {
         let (run, results) = server.wait_for_end(id).await;
         assert_eq!(run.status, RunStatus::Complete, "{run:?}");
@@ -290,7 +295,7 @@ async fn the_board_list_answers_while_ports_are_being_asked() {
 #[tokio::test]
 async fn a_flash_is_confirmed_by_the_build_id_the_board_says_after_restarting() {
     use pqbench_collect::flash::confirm;
-    let dist = common::firmware_dist();
+    let dist = pqbench_test_needs::require!(common::firmware_dist());
     let opt_s = FirmwareImage::load(&dist.join("firmware/mps2-an386.elf")).unwrap();
     let opt_z = FirmwareImage::load(&dist.join("firmware/mps2-an386-opt-z.elf")).unwrap();
     assert_ne!(opt_s.build_id, opt_z.build_id);

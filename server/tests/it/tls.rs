@@ -79,7 +79,7 @@ fn port_of(server: &common::Server) -> u16 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_reach_an_https_server_their_ca_vouches_for_and_no_other() {
-    common::firmware_dist();
+    pqbench_test_needs::require!(common::firmware_dist());
     let dir = tempfile::tempdir().unwrap();
     let pki = pki(dir.path());
     let (cert, key) = (pki.right.0.to_str().unwrap(), pki.right.1.to_str().unwrap());

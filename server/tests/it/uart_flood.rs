@@ -19,8 +19,6 @@ use pqbench_collect::boards::Emulator;
 use pqbench_collect::ports;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-use crate::common;
-
 const RUN: &str = "run min_iterations=1 min_time_ms=0 algorithms=ML-KEM-512,ML-DSA-44,SHA-256\n";
 /// Records a run of those sends: three ML-KEM operations, three ML-DSA
 /// ones, one hash.
@@ -57,8 +55,7 @@ async fn next_line(
 
 #[tokio::test]
 async fn a_board_flooded_while_it_measures_completes_the_run_and_answers_the_next_command() {
-    let image = common::dist().join("firmware/netduinoplus2.elf");
-    assert!(image.is_file(), "no image at {}: run the tests with `cargo xtask test`", image.display());
+    let image = pqbench_test_needs::require!(pqbench_test_needs::firmware_image("netduinoplus2.elf"));
     let netduino = CatalogueBoard::by_firmware("netduinoplus2").and_then(|b| b.qemu()).expect("emulated");
     let qemu = Emulator::start(netduino, &image).await.unwrap();
     let port = ports::open(&qemu.console).expect("opening the board's pty");

@@ -5,19 +5,12 @@
 //! algorithm). It cannot reset (its DHCSR never reports a reset), so the
 //! sequence stops there, with the reason; RTT and the mailbox need a
 //! board.
-use std::path::PathBuf;
-
 use probe_rs::probe::fake_probe::FakeProbe;
 
 use super::*;
 
-fn image(name: &str) -> Arc<FirmwareImage> {
-    let dist = std::env::var_os("PQBENCH_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/dist")));
-    let path = dist.join("firmware").join(name);
-    assert!(path.is_file(), "no image at {}: run the tests with `cargo xtask test`", path.display());
-    Arc::new(FirmwareImage::load(&path).unwrap())
+fn image(name: &str) -> Result<Arc<FirmwareImage>, pqbench_test_needs::Missing> {
+    pqbench_test_needs::firmware_image(name).map(|path| Arc::new(FirmwareImage::load(&path).unwrap()))
 }
 
 fn plan(image: Arc<FirmwareImage>, chip: &str) -> ProbePlan {
@@ -55,7 +48,7 @@ fn every_probe_board_s_images_are_checked_against_its_chip_in_probe_rs_s_registr
         probe_rs::config::Registry::from_builtin_families()
             .get_target_by_name(chip)
             .unwrap_or_else(|e| panic!("{chip} ({}) is not in probe-rs's registry: {e}", board.firmware));
-        let plan = plan(image(&board.image_file(probe_variant)), chip);
+        let plan = plan(pqbench_test_needs::require!(image(&board.image_file(probe_variant))), chip);
         match execute_on_fake(&plan) {
             Err(ProbeError::Reset { chip: said, why }) => {
                 assert_eq!(said, chip);
@@ -63,7 +56,7 @@ fn every_probe_board_s_images_are_checked_against_its_chip_in_probe_rs_s_registr
             }
             other => panic!("{chip}: attach and flash pass, reset is where the double stops; got {other:?}"),
         }
-        let serial_image = image(&board.image_file(serial_variant));
+        let serial_image = pqbench_test_needs::require!(image(&board.image_file(serial_variant)));
         let written = write_image(
             fake_probe(&serial_image),
             "fake",
@@ -78,7 +71,7 @@ fn every_probe_board_s_images_are_checked_against_its_chip_in_probe_rs_s_registr
 
 #[tokio::test]
 async fn the_connection_s_speed_and_reset_reach_probe_rs() {
-    let image = image("nucleo-f446ze-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("nucleo-f446ze-defmt-rtt.elf"));
     let mut plan = plan(image.clone(), "STM32F446ZETx");
     plan.connection = ProbeConnection { speed_khz: Some(480), under_reset: false };
     // The double takes any speed; the sequence goes on as before.
@@ -106,7 +99,7 @@ fn an_st_link_with_old_firmware_is_told_how_to_update_it() {
 #[test]
 fn an_image_for_another_chip_is_refused_before_anything_is_written() {
     // An nRF51's flash starts at 0, where the STM32 image is not.
-    let plan = plan(image("nucleo-f446ze-defmt-rtt.elf"), "nRF51822_xxAC");
+    let plan = plan(pqbench_test_needs::require!(image("nucleo-f446ze-defmt-rtt.elf")), "nRF51822_xxAC");
     match execute_on_fake(&plan) {
         Err(e @ ProbeError::Flash { .. }) => {
             let message = e.to_string();
@@ -118,7 +111,7 @@ fn an_image_for_another_chip_is_refused_before_anything_is_written() {
 
 #[test]
 fn an_image_without_rtt_is_refused_before_the_probe_is_touched() {
-    let plan = plan(image("mps2-an386.elf"), "STM32F446ZETx");
+    let plan = plan(pqbench_test_needs::require!(image("mps2-an386.elf")), "STM32F446ZETx");
     match execute_on_fake(&plan) {
         Err(ProbeError::Image(ImageError::MissingSymbol { symbol, .. })) => {
             assert_eq!(symbol, RTT_SYMBOL)
@@ -129,7 +122,7 @@ fn an_image_without_rtt_is_refused_before_the_probe_is_touched() {
 
 #[tokio::test]
 async fn a_failed_session_ends_the_link_with_its_reason_and_the_runtime_lives_on() {
-    let image = image("nucleo-f446ze-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("nucleo-f446ze-defmt-rtt.elf"));
     let probe_image = image.clone();
     let mut session = spawn(move || Ok(fake_probe(&probe_image)), plan(image, "STM32F446ZETx"));
     let why = session.link.receive().await.expect_err("no bytes come from a board that never resets");
@@ -142,7 +135,7 @@ async fn a_failed_session_ends_the_link_with_its_reason_and_the_runtime_lives_on
 async fn a_panic_in_probe_rs_fails_the_run_and_not_the_server() {
     // The double panics on debug-port traffic it was not told to expect,
     // as an nRF52's attach sequence makes.
-    let image = image("nucleo-f446ze-defmt-rtt.elf");
+    let image = pqbench_test_needs::require!(image("nucleo-f446ze-defmt-rtt.elf"));
     let probe_image = image.clone();
     let mut session = spawn(move || Ok(fake_probe(&probe_image)), plan(image, "nRF52840_xxAA"));
     let why = session.link.receive().await.expect_err("the session fails");
@@ -158,7 +151,7 @@ fn a_serial_board_s_image_is_written_checked_against_the_chip_then_reset() {
     // run: the mock runs no flash algorithm), and a reset that lets the
     // core run (the double does not wait on DHCSR for it, as it does
     // for a reset-and-halt).
-    let image = image("nucleo-f446ze.elf");
+    let image = pqbench_test_needs::require!(image("nucleo-f446ze.elf"));
     let written = write_image(
         fake_probe(&image),
         "fake",
