@@ -1,36 +1,22 @@
 //! Firmware images: each board of the catalogue in each of its variants
 //! (`<dist>/firmware/<Board::image_file>`), and the images tests alone use
-//! (`<dist>/test/`), several built at once.
-//!
-//! A firmware build spends nearly all its time in one rustc (fat LTO into
-//! one codegen unit): its CPU time is its wall time, so one build leaves a
-//! second core idle. [`build_in_lanes`] builds one image per core at once,
-//! each lane in its own cross target directory, as cargo locks a target
-//! directory for a whole build. Images are dealt to lanes in a fixed order,
-//! so each lane's directory keeps, from one run to the next, the
-//! dependencies its own images need; a cold machine compiles the shared
-//! ones once per lane.
+//! (`<dist>/test/`): what each is, how it is built, and which the test tier
+//! builds. They are built several at once, by `lanes.rs`.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result};
 use pqbench_boards::{BOARDS, Board, Transport, Variant};
 
 use crate::image_keys::{Done, Inputs, Keys};
+use crate::lanes::{Job, Log, run_in_lanes};
 use crate::toolchain::{CrossBuild, CrossToolchain};
-use crate::{Project, image_size, run};
+use crate::{Project, image_size};
 
 /// Every record is a defmt info message, and defmt compiles out messages
 /// below the level this names.
-const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
-
-/// Lanes at most, however many cores: each holds a fat-LTO link of the
-/// suite in memory and a target directory of its own on disk.
-const MOST_LANES: usize = 4;
+pub const DEFMT_LOG: (&str, &str) = ("DEFMT_LOG", "info");
 
 /// An image built for tests alone, into `<dist>/test/`.
 pub struct TestImage {
@@ -188,132 +174,6 @@ impl Image<'_> {
     }
 }
 
-/// Where a build's words go: straight to the terminal, or kept and printed
-/// whole when its image is done, as lanes building at once would otherwise
-/// interleave their lines.
-pub enum Log {
-    Live,
-    Kept(String),
-}
-
-impl Log {
-    fn say(&mut self, words: &str) {
-        match self {
-            Log::Live => eprintln!("{words}"),
-            Log::Kept(kept) => {
-                kept.push_str(words);
-                kept.push('\n');
-            }
-        }
-    }
-
-    fn run(&mut self, command: &mut Command) -> Result<()> {
-        let Log::Kept(kept) = self else { return run(command) };
-        let output = command.output().with_context(|| format!("starting {command:?}"))?;
-        kept.push_str(&String::from_utf8_lossy(&output.stdout));
-        kept.push_str(&String::from_utf8_lossy(&output.stderr));
-        if !output.status.success() {
-            bail!("{command:?} failed: {}", output.status);
-        }
-        Ok(())
-    }
-}
-
-/// What to do with an image.
-#[derive(Clone, Copy)]
-pub enum Job<'a> {
-    /// Build it into `dist`.
-    Build(Image<'a>),
-    /// Compile it without making it (`cargo check`), as no test reads it.
-    Check(Image<'a>),
-}
-
-impl Job<'_> {
-    fn what(&self) -> String {
-        match self {
-            Job::Build(image) => image.what(),
-            Job::Check(image) => format!("compile check: {}", image.what()),
-        }
-    }
-}
-
-/// Builds `images` one per core at once (see the module's comment), each
-/// image's output printed whole as it is done. After a failure no lane
-/// starts another image; the first failure of each lane is returned.
-pub fn build_in_lanes(project: &Project, cross: CrossToolchain, images: &[Image]) -> Result<()> {
-    let jobs: Vec<Job> = images.iter().copied().map(Job::Build).collect();
-    run_in_lanes(project, cross, &jobs, &|_, _| Ok(()))
-}
-
-/// Does `jobs` one per core at once, calling `done` after each that passed.
-fn run_in_lanes(
-    project: &Project,
-    cross: CrossToolchain,
-    images: &[Job],
-    done: &(dyn Fn(&Job, Option<Done>) -> Result<()> + Sync),
-) -> Result<()> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let lanes = cores.clamp(1, MOST_LANES).min(images.len()).max(1);
-    let failed = AtomicBool::new(false);
-    let failures: Vec<anyhow::Error> = std::thread::scope(|scope| {
-        let lanes: Vec<_> = (0..lanes)
-            .map(|lane| {
-                let failed = &failed;
-                scope.spawn(move || -> Result<()> {
-                    let target_dir = lane_target_dir(project, lane);
-                    for image in images.iter().skip(lane).step_by(lanes) {
-                        if failed.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        let started = Instant::now();
-                        let mut log = Log::Kept(String::new());
-                        let built = match image {
-                            Job::Build(build) => project.build_image_in(cross, *build, &target_dir, &mut log),
-                            Job::Check(check) => {
-                                project.check_image_in(cross, *check, &target_dir, &mut log).map(|()| None)
-                            }
-                        }
-                        .and_then(|outcome| done(image, outcome));
-                        let Log::Kept(kept) = log else { unreachable!("a lane keeps its log") };
-                        // One write, so another lane's block cannot cut into it.
-                        eprint!(
-                            "\n==> {} (lane {lane}, {} s)\n{kept}",
-                            image.what(),
-                            started.elapsed().as_secs()
-                        );
-                        if let Err(error) = built {
-                            failed.store(true, Ordering::Relaxed);
-                            return Err(error.context(image.what()));
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        lanes
-            .into_iter()
-            .filter_map(|lane| lane.join().unwrap_or_else(|_| Err(anyhow!("a build lane panicked"))).err())
-            .collect()
-    });
-    match failures.len() {
-        0 => Ok(()),
-        1 => Err(failures.into_iter().next().expect("one failure")),
-        n => {
-            let all: Vec<String> = failures.iter().map(|e| format!("{e:#}")).collect();
-            bail!("{n} images did not build:\n{}", all.join("\n"))
-        }
-    }
-}
-
-/// Lane 0 builds where every other cross build does; each further lane in a
-/// directory of its own beside it.
-fn lane_target_dir(project: &Project, lane: usize) -> PathBuf {
-    match lane {
-        0 => project.cross_target(),
-        n => project.target.join(format!("cross-lane-{n}")),
-    }
-}
-
 impl Project {
     /// `variant` of `board` into `<dist>/firmware/<Board::image_file>`,
     /// checked against the chip, its output straight to the terminal.
@@ -406,7 +266,11 @@ impl Project {
             };
             keys.record(&flat_name(&image.file()), &key_of(image)?, done)
         };
-        run_in_lanes(self, *cross, &jobs, &record)?;
+        let universe: Vec<Job> = all
+            .iter()
+            .map(|image| if image.tested() { Job::Build(*image) } else { Job::Check(*image) })
+            .collect();
+        run_in_lanes(self, *cross, &jobs, &universe, &record)?;
         // Only once every job passed: a covered image's compile is vouched
         // for by the build or check of its features.
         for image in covered {
@@ -418,7 +282,7 @@ impl Project {
     /// `image` into its place in `<dist>`, built in `target_dir`. An
     /// optional variant that does not fit is left out with the reason.
     /// Whether it was placed or left out.
-    fn build_image_in(
+    pub(crate) fn build_image_in(
         &self,
         cross: CrossToolchain,
         image: Image,
@@ -446,7 +310,7 @@ impl Project {
 
     /// `image` compiled (`cargo check`) in `target_dir`, at the default
     /// profile: a profile's optimisation level changes no compile error.
-    fn check_image_in(
+    pub(crate) fn check_image_in(
         &self,
         cross: CrossToolchain,
         image: Image,

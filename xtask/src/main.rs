@@ -51,6 +51,7 @@ mod fuzz;
 mod image_keys;
 mod image_size;
 mod images;
+mod lanes;
 mod load;
 mod needs;
 mod peers;
@@ -127,6 +128,13 @@ fn main() -> Result<()> {
             let cross = setup::ensure(&project, false)?;
             project.build_dashboard(&cross)
         }
+        // The full test tier's child, building both wasm builds beside the
+        // images (see tiers.rs).
+        ["build-wasm"] => {
+            let cross = toolchain::detect().context("no cross toolchain: run `cargo xtask setup`")?;
+            project.build_browser_bench(&cross)?;
+            project.build_dashboard(&cross)
+        }
         ["dev", rest @ ..] => dev::dev(&project, rest),
         // dev's child, building what the first page does not wait for.
         ["build-rest"] => {
@@ -188,6 +196,12 @@ impl Project {
 
     pub fn cross_target(&self) -> PathBuf {
         self.target.join("cross")
+    }
+
+    /// Where the browser benchmark and the dashboard are built (both, as
+    /// they share their dependencies).
+    pub fn wasm_target(&self) -> PathBuf {
+        self.target.join("cross-wasm")
     }
 
     pub fn dist(&self) -> PathBuf {
@@ -290,7 +304,7 @@ impl Project {
         for folder in ["firmware", "test"] {
             std::fs::create_dir_all(self.dist().join(folder))?;
         }
-        images::build_in_lanes(self, *cross, &images.collect::<Vec<_>>())
+        lanes::build_in_lanes(self, *cross, &images.collect::<Vec<_>>())
     }
 }
 

@@ -289,6 +289,28 @@ fn every_crate_depends_only_on_lower_layers_as_architecture_md_says() {
     }
 }
 
+/// The crates of the layer table in ARCHITECTURE.md's code map, in the
+/// code map's heading form, `### \`<path>\` (\`<package>\`)`.
+fn crates_without_a_code_map_section(text: &str) -> Vec<String> {
+    let map = text.split("## Code map").nth(1).unwrap_or_default();
+    architecture_layers()
+        .iter()
+        .map(|layer| format!("### `{}` (`{}`)", layer.path, layer.name))
+        .filter(|heading| !map.lines().any(|line| line.starts_with(heading.as_str())))
+        .collect()
+}
+
+/// Every crate of the layer table has its section in the code map.
+#[test]
+fn every_crate_of_the_layer_table_has_its_section_in_the_code_map() {
+    let missing = crates_without_a_code_map_section(&read("ARCHITECTURE.md"));
+    assert!(missing.is_empty(), "ARCHITECTURE.md's code map has no section for: {missing:?}");
+    // The check itself: the same text without the store's section fails.
+    let text = read("ARCHITECTURE.md");
+    let without_store = text.replace("### `crates/store` (`pqbench-store`)", "### the store");
+    assert_eq!(crates_without_a_code_map_section(&without_store), ["### `crates/store` (`pqbench-store`)"]);
+}
+
 #[test]
 fn the_board_side_and_the_store_reach_no_http_and_no_agent() {
     for path in ["crates/collect", "crates/store"] {

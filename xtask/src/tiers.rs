@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use pqbench_test_needs::{DIST_VAR, POSTGRES_VAR, SKIPPED_VAR, TIER_VAR};
 
+use crate::dev::Behind;
 use crate::fuzz::{FUZZ_SECONDS, fuzz};
+use crate::toolchain::CrossToolchain;
 use crate::{Project, cargo_host, postgres, run, setup, step};
 
 /// The variable naming the file each phase's time is appended to.
@@ -89,6 +91,8 @@ pub fn quick(project: &Project) -> Result<()> {
     // developer's own `target/dist` holds, so it skips the same tests on
     // every machine.
     let no_dist = project.target.join("quick-tier-dist");
+    // An earlier run's skips are not this one's.
+    let _ = std::fs::remove_file(&skipped);
     let result = timed("quick", |phases| {
         phases.time("format (cargo fmt --check)", || {
             step("format");
@@ -99,7 +103,6 @@ pub fn quick(project: &Project) -> Result<()> {
             step("clippy, warnings denied (the host crates)");
             run(cargo_host(project).args(["clippy", "--all-targets", "--", "-D", "warnings"]))
         })?;
-        let _ = std::fs::remove_file(&skipped);
         let _ = std::fs::remove_dir_all(&no_dist);
         std::fs::create_dir_all(&no_dist)?;
         let quick_env = |command: &mut Command| {
@@ -132,8 +135,12 @@ pub fn quick(project: &Project) -> Result<()> {
 pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
-        phases.time("images", || project.images_for_tests(&cross))?;
-        phases.time("wasm, dashboard and server builds", || project.build_all_but_images(&cross))?;
+        phases.time("images, and the wasm builds beside them", || images_and_wasm(project, &cross))?;
+        phases.time("timing model and server builds", || {
+            project.build_timing_model()?;
+            step("server");
+            run(cargo_host(project).args(["build", "--package", "pqbench"]))
+        })?;
         // Stopped and deleted when dropped, at the end of this closure.
         let postgres = phases.time("PostgreSQL started", || postgres::TestPostgres::start(project))?;
         let full_env = |command: &mut Command| {
@@ -164,6 +171,30 @@ pub fn full(project: &Project) -> Result<()> {
                 .current_dir(project.root.join("tests/e2e")))
         })
     })
+}
+
+/// The images tests use, with the browser benchmark and the dashboard
+/// built beside them by a child process (`xtask build-wasm`, its output
+/// kept in a file and printed when it ends). Each wasm build ends in
+/// single-threaded work (its fat-LTO link, wasm-opt, wasm-bindgen), as
+/// each image does, so side by side the builds keep both cores busy where
+/// one after another they would leave one idle (BENCHMARKS.md, "The test
+/// tiers").
+fn images_and_wasm(project: &Project, cross: &CrossToolchain) -> Result<()> {
+    let log = project.target.join("test-wasm-builds.log");
+    let exe = std::env::current_exe().context("finding xtask's own executable")?;
+    let wasm = Behind::spawn(Command::new(exe).arg("build-wasm"), &log)?;
+    // An image that fails ends the wasm builds too (dropping the child
+    // kills it): the tier has failed.
+    project.images_for_tests(cross)?;
+    step("the browser benchmark and the dashboard (wasm), built beside the images");
+    let status = wasm.wait();
+    eprint!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    let status = status?;
+    if !status.success() {
+        anyhow::bail!("the wasm builds failed ({status}): their output is above, and in {}", log.display());
+    }
+    Ok(())
 }
 
 /// The suite in its other ML-KEM/ML-DSA builds (the default build's tests

@@ -62,7 +62,9 @@ impl CrossToolchain {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> Result<PathBuf> {
-        let target_dir = project.cross_target();
+        // The wasm builds' own directory, apart from the firmware lanes', so
+        // the full test tier builds them beside the images (`tiers.rs`).
+        let target_dir = project.wasm_target();
         let build = CrossBuild { package, target, profile, extra, env };
         run(&mut self.command(project, &target_dir, &build))?;
         Ok(build.outputs(&target_dir))
