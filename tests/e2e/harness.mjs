@@ -1,7 +1,7 @@
 // Starts the real pqbench server and Debian's headless Chromium for a test.
 import { before, after } from 'node:test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,18 @@ const bin = process.env.PQBENCH_BIN;
 const dist = process.env.PQBENCH_DIST;
 if (!bin || !dist) {
   throw new Error('PQBENCH_BIN and PQBENCH_DIST are not set: run the tests with `cargo xtask test`');
+}
+// What every browser test needs, named before any test starts rather than
+// met as a launch or a 404 deep inside one.
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+for (const [path, what, how] of [
+  [bin, 'the pqbench server', '`cargo xtask test` builds it'],
+  [join(dist, 'index.html'), 'the built dashboard', '`cargo xtask build-dashboard` builds it'],
+  [chromiumPath, 'Chromium', '`cargo xtask setup --tests` installs Debian\'s chromium (or set CHROMIUM)'],
+]) {
+  if (!existsSync(path)) {
+    throw new Error(`the browser tests need ${what} (${path}), which is missing: ${how}`);
+  }
 }
 
 export const screenshots = join(process.env.PQBENCH_ARTIFACTS ?? join(dist, '..', 'e2e-screenshots'));
@@ -82,7 +94,7 @@ export function serverAndBrowser(ready, options) {
 // `args`: more of Chromium's flags.
 export async function launchBrowser({ args = [] } = {}) {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',

@@ -66,10 +66,10 @@ fn since(started: Instant, what: &str) {
 /// dropped, as the server has stopped. (A cargo build it had started
 /// finishes its one image and ends; Ctrl-C, sent to the whole process
 /// group, stops it at once.)
-pub struct Behind(Child);
+struct Behind(Child);
 
 impl Behind {
-    pub fn spawn(command: &mut Command, log: &Path) -> Result<Behind> {
+    fn spawn(command: &mut Command, log: &Path) -> Result<Behind> {
         let out = File::create(log).with_context(|| format!("creating {}", log.display()))?;
         let child = command
             .stdout(out.try_clone()?)
@@ -78,13 +78,6 @@ impl Behind {
             .spawn()
             .with_context(|| format!("starting {command:?}"))?;
         Ok(Behind(child))
-    }
-}
-
-impl Behind {
-    /// Waits for the build to end: whether it passed.
-    pub fn wait(mut self) -> Result<std::process::ExitStatus> {
-        Ok(self.0.wait()?)
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use pqbench_boards::{BOARDS, Board, Transport, Variant};
 
-use crate::image_keys::{Done, Inputs, Keys};
+use crate::build_keys::{self, Done, Inputs, Keys};
 use crate::lanes::{Job, Log, run_in_lanes};
 use crate::toolchain::{CrossBuild, CrossToolchain};
 use crate::{Project, image_size};
@@ -185,7 +185,7 @@ impl Project {
 
     /// The test tier's images: every image a test uses built, every other
     /// offered image compiled, each only if its inputs changed since it was
-    /// last built or checked (`image_keys.rs`). An image not built from
+    /// last built or checked (`build_keys.rs`). An image not built from
     /// today's inputs is taken out of `dist`, so no test or server meets a
     /// stale one.
     pub fn images_for_tests(&self, cross: &CrossToolchain) -> Result<()> {
@@ -193,7 +193,7 @@ impl Project {
             std::fs::create_dir_all(self.dist().join(folder))?;
         }
         crate::step("firmware images: what changed since the last test run");
-        let inputs = Inputs::gather(self, *cross)?;
+        let inputs = Inputs::gather(self, *cross, &build_keys::FIRMWARE)?;
         let keys = Keys::new(self);
         let mut jobs = Vec::new();
         let mut checks: Vec<Job> = Vec::new();
@@ -266,11 +266,7 @@ impl Project {
             };
             keys.record(&flat_name(&image.file()), &key_of(image)?, done)
         };
-        let universe: Vec<Job> = all
-            .iter()
-            .map(|image| if image.tested() { Job::Build(*image) } else { Job::Check(*image) })
-            .collect();
-        run_in_lanes(self, *cross, &jobs, &universe, &record)?;
+        run_in_lanes(self, *cross, &jobs, &record)?;
         // Only once every job passed: a covered image's compile is vouched
         // for by the build or check of its features.
         for image in covered {

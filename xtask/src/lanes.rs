@@ -6,12 +6,15 @@
 //! one codegen unit): its CPU time is its wall time, so one build leaves a
 //! second core idle. [`build_in_lanes`] builds one image per core at once,
 //! each lane in its own cross target directory, as cargo locks a target
-//! directory for a whole build. The images of one target and profile share
-//! their dependencies, so each such set is dealt whole to one lane
-//! ([`lanes_of_sets`]), by the same rule every run, and a lane's directory
-//! keeps, from one run to the next, the dependencies of its own sets.
+//! directory for a whole build. Jobs are dealt to lanes in turn, in a
+//! fixed order, so each lane's directory keeps, from one run to the next,
+//! the dependencies its own images need.
+//!
+//! Dealing each set of images that share their dependencies (one target and
+//! profile) whole to one lane, so each set's dependencies compile once, was
+//! measured slower on a cold machine: the 14 images of the largest set then
+//! link one after another in one lane (BENCHMARKS.md, "The test tiers").
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +22,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use crate::image_keys::Done;
+use crate::build_keys::Done;
 use crate::images::Image;
 use crate::toolchain::CrossToolchain;
 use crate::{Project, run};
@@ -82,26 +85,21 @@ impl Job<'_> {
 /// starts another image; the first failure of each lane is returned.
 pub fn build_in_lanes(project: &Project, cross: CrossToolchain, images: &[Image]) -> Result<()> {
     let jobs: Vec<Job> = images.iter().copied().map(Job::Build).collect();
-    run_in_lanes(project, cross, &jobs, &jobs, &|_, _| Ok(()))
+    run_in_lanes(project, cross, &jobs, &|_, _| Ok(()))
 }
 
 /// Does `jobs` one per core at once, calling `done` after each that passed.
-/// Lanes are dealt by `universe`, every job this command could have had to
-/// do (see [`lanes_of_sets`]).
 pub fn run_in_lanes(
     project: &Project,
     cross: CrossToolchain,
     jobs: &[Job],
-    universe: &[Job],
     done: &(dyn Fn(&Job, Option<Done>) -> Result<()> + Sync),
 ) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let lanes = cores.clamp(1, MOST_LANES).min(universe.len()).max(1);
-    let lane_of = lanes_of_sets(universe, lanes)?;
+    let lanes = cores.clamp(1, MOST_LANES).min(jobs.len()).max(1);
     let mut dealt: Vec<Vec<&Job>> = vec![Vec::new(); lanes];
-    for job in jobs {
-        let set = dependency_set(job)?;
-        dealt[lane_of.get(&set).copied().unwrap_or(0)].push(job);
+    for (nth, job) in jobs.iter().enumerate() {
+        dealt[nth % lanes].push(job);
     }
     let failed = AtomicBool::new(false);
     let failures: Vec<anyhow::Error> = std::thread::scope(|scope| {
@@ -154,94 +152,11 @@ pub fn run_in_lanes(
     }
 }
 
-/// The dependencies a firmware build compiles (core and alloc through
-/// `-Zbuild-std`, the crypto crates, the suite) depend on its target and
-/// profile alone, nearly: every image of one target and profile shares
-/// them. A check compiles them at the default profile.
-fn dependency_set(job: &Job) -> Result<(&'static str, &'static str)> {
-    Ok(match job {
-        Job::Build(image) => {
-            let spec = image.spec()?;
-            (spec.target, spec.profile)
-        }
-        Job::Check(image) => (image.spec()?.target, "firmware"),
-    })
-}
-
-/// Which lane does each dependency set's jobs. A set is dealt whole, so its
-/// dependencies compile in one lane's directory once, rather than once per
-/// lane: sets by their work (their dependencies about two images' worth,
-/// a check half an image), largest first, each to the lane with the least
-/// work so far. The sets and their weights are those of `jobs` before any
-/// were found unchanged (the command's universe), so a set keeps its lane
-/// (and its lane's warm directory) from one run to the next.
-fn lanes_of_sets(jobs: &[Job], lanes: usize) -> Result<BTreeMap<(&'static str, &'static str), usize>> {
-    let mut work: BTreeMap<(&str, &str), u32> = BTreeMap::new();
-    for job in jobs {
-        let weight = match job {
-            Job::Build(_) => 2,
-            Job::Check(_) => 1,
-        };
-        *work.entry(dependency_set(job)?).or_insert(4) += weight;
-    }
-    let mut sets: Vec<_> = work.into_iter().collect();
-    // Largest first; equal ones in the order of their names, so the
-    // dealing is the same every run.
-    sets.sort_by(|(a, wa), (b, wb)| wb.cmp(wa).then(a.cmp(b)));
-    let mut load = vec![0u32; lanes];
-    let mut lane_of = BTreeMap::new();
-    for (set, weight) in sets {
-        let lane = (0..lanes).min_by_key(|&lane| (load[lane], lane)).unwrap_or(0);
-        load[lane] += weight;
-        lane_of.insert(set, lane);
-    }
-    Ok(lane_of)
-}
-
 /// Lane 0 builds where every other cross build does; each further lane in a
 /// directory of its own beside it.
 pub fn lane_target_dir(project: &Project, lane: usize) -> PathBuf {
     match lane {
         0 => project.cross_target(),
         n => project.target.join(format!("cross-lane-{n}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::BTreeSet;
-
-    use pqbench_boards::{Board, Variant};
-
-    use super::*;
-
-    /// The test tier's universe on two lanes: each set of dependencies is
-    /// compiled in one lane, and no lane carries more than the other plus
-    /// the largest set (greedy dealing, largest first).
-    #[test]
-    fn each_set_of_dependencies_is_dealt_whole_and_the_lanes_share_the_work() {
-        let universe: Vec<Job> = Image::offered()
-            .chain(Image::for_tests())
-            .map(|image| if image.tested() { Job::Build(image) } else { Job::Check(image) })
-            .collect();
-        let lane_of = lanes_of_sets(&universe, 2).unwrap();
-        let mut load = [0usize; 2];
-        for job in &universe {
-            load[lane_of[&dependency_set(job).unwrap()]] += 1;
-        }
-        assert!(load.iter().all(|&jobs| jobs > 0), "both lanes work: {load:?}");
-        let sets: BTreeSet<_> = universe.iter().map(|job| dependency_set(job).unwrap()).collect();
-        assert_eq!(sets.len(), lane_of.len(), "every set has one lane");
-        // The same dealing whichever jobs are left to do.
-        assert_eq!(lanes_of_sets(&universe, 2).unwrap(), lane_of);
-    }
-
-    #[test]
-    fn a_check_compiles_at_the_default_profile_and_a_build_at_its_own() {
-        let board = Board::by_firmware("mps2-an386").unwrap();
-        let opt_z = Image::Offered { board, variant: Variant::named("opt-z").unwrap() };
-        assert_eq!(dependency_set(&Job::Build(opt_z)).unwrap(), ("thumbv7em-none-eabihf", "firmware-z"));
-        assert_eq!(dependency_set(&Job::Check(opt_z)).unwrap(), ("thumbv7em-none-eabihf", "firmware"));
-        assert_eq!(opt_z.file(), "firmware/mps2-an386-opt-z.elf");
     }
 }

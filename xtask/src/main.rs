@@ -46,9 +46,9 @@
 mod bench;
 mod bench_boards;
 mod bench_model;
+mod build_keys;
 mod dev;
 mod fuzz;
-mod image_keys;
 mod image_size;
 mod images;
 mod lanes;
@@ -128,13 +128,6 @@ fn main() -> Result<()> {
             let cross = setup::ensure(&project, false)?;
             project.build_dashboard(&cross)
         }
-        // The full test tier's child, building both wasm builds beside the
-        // images (see tiers.rs).
-        ["build-wasm"] => {
-            let cross = toolchain::detect().context("no cross toolchain: run `cargo xtask setup`")?;
-            project.build_browser_bench(&cross)?;
-            project.build_dashboard(&cross)
-        }
         ["dev", rest @ ..] => dev::dev(&project, rest),
         // dev's child, building what the first page does not wait for.
         ["build-rest"] => {
@@ -196,12 +189,6 @@ impl Project {
 
     pub fn cross_target(&self) -> PathBuf {
         self.target.join("cross")
-    }
-
-    /// Where the browser benchmark and the dashboard are built (both, as
-    /// they share their dependencies).
-    pub fn wasm_target(&self) -> PathBuf {
-        self.target.join("cross-wasm")
     }
 
     pub fn dist(&self) -> PathBuf {

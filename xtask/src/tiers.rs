@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use pqbench_test_needs::{DIST_VAR, POSTGRES_VAR, SKIPPED_VAR, TIER_VAR};
 
-use crate::dev::Behind;
+use crate::build_keys::{Done, Inputs, Keys, Made};
 use crate::fuzz::{FUZZ_SECONDS, fuzz};
-use crate::toolchain::CrossToolchain;
+use crate::toolchain::{CrossBuild, CrossToolchain};
 use crate::{Project, cargo_host, postgres, run, setup, step};
 
 /// The variable naming the file each phase's time is appended to.
@@ -135,8 +135,9 @@ pub fn quick(project: &Project) -> Result<()> {
 pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
-        phases.time("images, and the wasm builds beside them", || images_and_wasm(project, &cross))?;
-        phases.time("timing model and server builds", || {
+        phases.time("images", || project.images_for_tests(&cross))?;
+        phases.time("wasm, dashboard and server builds", || {
+            build_wasm(project, &cross)?;
             project.build_timing_model()?;
             step("server");
             run(cargo_host(project).args(["build", "--package", "pqbench"]))
@@ -173,28 +174,44 @@ pub fn full(project: &Project) -> Result<()> {
     })
 }
 
-/// The images tests use, with the browser benchmark and the dashboard
-/// built beside them by a child process (`xtask build-wasm`, its output
-/// kept in a file and printed when it ends). Each wasm build ends in
-/// single-threaded work (its fat-LTO link, wasm-opt, wasm-bindgen), as
-/// each image does, so side by side the builds keep both cores busy where
-/// one after another they would leave one idle (BENCHMARKS.md, "The test
-/// tiers").
-fn images_and_wasm(project: &Project, cross: &CrossToolchain) -> Result<()> {
-    let log = project.target.join("test-wasm-builds.log");
-    let exe = std::env::current_exe().context("finding xtask's own executable")?;
-    let wasm = Behind::spawn(Command::new(exe).arg("build-wasm"), &log)?;
-    // An image that fails ends the wasm builds too (dropping the child
-    // kills it): the tier has failed.
-    project.images_for_tests(cross)?;
-    step("the browser benchmark and the dashboard (wasm), built beside the images");
-    let status = wasm.wait();
-    eprint!("{}", std::fs::read_to_string(&log).unwrap_or_default());
-    let status = status?;
-    if !status.success() {
-        anyhow::bail!("the wasm builds failed ({status}): their output is above, and in {}", log.display());
+/// The wasm builds: their workspace packages, the npm lock that pins
+/// wasm-opt (binaryen) and the JavaScript peers staged beside the
+/// benchmark, and wasm-bindgen (its version is Cargo.lock's, and so among
+/// the registry crates, but the CLI is checked too).
+const WASM: Made = Made {
+    packages: &["pqbench-wasm-bench", "pqbench-web"],
+    files: &["Cargo.toml", ".cargo/config.toml", "tests/e2e/package-lock.json"],
+    tools: &[("wasm-bindgen", "--version"), ("node", "--version")],
+};
+/// What the wasm builds leave in `<dist>`, by the file each one's last step
+/// writes.
+const WASM_OUTPUTS: &[&str] =
+    &["bench/pqbench_wasm_bench_bg.wasm", "bench/peers.js", "pkg/pqbench_web_bg.wasm", "main.js"];
+
+/// The browser benchmark and the dashboard, unless what they are made from
+/// is what they were last built from here (keyed as the images are,
+/// `build_keys.rs`): a fresh clone would otherwise relink both, minutes of
+/// fat LTO, for a change to the server.
+fn build_wasm(project: &Project, cross: &CrossToolchain) -> Result<()> {
+    let inputs = Inputs::gather(project, *cross, &WASM)?;
+    let settings = format!("{:?} {:?}", crate::WASM_RUSTFLAGS, crate::WASM_OPT);
+    let key = inputs.key(&CrossBuild {
+        package: &WASM.packages.join(","),
+        target: crate::WASM_TARGET,
+        profile: "wasm",
+        extra: &[&settings],
+        env: &[],
+    });
+    let keys = Keys::new(project);
+    let dist = project.dist();
+    if keys.done("wasm", &key) == Some(Done::Built) && WASM_OUTPUTS.iter().all(|f| dist.join(f).is_file()) {
+        step("the browser benchmark and the dashboard: unchanged since they were last built here");
+        return Ok(());
     }
-    Ok(())
+    keys.forget("wasm");
+    project.build_browser_bench(cross)?;
+    project.build_dashboard(cross)?;
+    keys.record("wasm", &key, Done::Built)
 }
 
 /// The suite in its other ML-KEM/ML-DSA builds (the default build's tests

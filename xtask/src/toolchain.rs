@@ -62,9 +62,7 @@ impl CrossToolchain {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> Result<PathBuf> {
-        // The wasm builds' own directory, apart from the firmware lanes', so
-        // the full test tier builds them beside the images (`tiers.rs`).
-        let target_dir = project.wasm_target();
+        let target_dir = project.cross_target();
         let build = CrossBuild { package, target, profile, extra, env };
         run(&mut self.command(project, &target_dir, &build))?;
         Ok(build.outputs(&target_dir))

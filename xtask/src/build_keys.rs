@@ -1,25 +1,27 @@
-//! What a firmware image is made from, as one key, so the test tier builds
-//! an image again only when something it is made from changed.
+//! What a cross build (a firmware image, the wasm builds) is made from, as
+//! one key, so the full test tier makes it again only when something it is
+//! made from changed.
 //!
-//! A fat-LTO image takes a minute or more to link, and cargo cannot reuse
+//! A fat-LTO build takes a minute or more to link, and cargo cannot reuse
 //! one across a fresh clone (it fingerprints path crates by mtime) or a new
-//! commit (the build info's revision reruns the firmware's build script).
-//! The key is the SHA-256 of everything the build reads that can change
-//! what it makes:
-//! - every file of each workspace package the firmware depends on, by path
-//!   and content, the C of PQClean's crate too, and the name, version and
-//!   source of every registry crate it depends on (immutable at a version):
-//!   `cargo metadata`'s resolve with every feature on, so a feature that
-//!   pulls in another crate is covered, and a dependency of the server
-//!   changing in `Cargo.lock` rebuilds no image;
-//! - the workspace manifest (profiles) and `.cargo/config.toml` (link flags);
-//! - the compilers: `rustc -vV` of the cross toolchain, whose std source is
-//!   its own, and `arm-none-eabi-gcc --version` for the C;
+//! commit (the build info's revision reruns the build script). The key is
+//! the SHA-256 of everything the build reads that can change what it makes:
+//! - every file of each workspace package the built packages depend on, by
+//!   path and content, the C of PQClean's crate too, and the name, version
+//!   and source of every registry crate they depend on (immutable at a
+//!   version): `cargo metadata`'s resolve with every feature on, so a
+//!   feature that pulls in another crate is covered, and a dependency of the
+//!   server changing in `Cargo.lock` rebuilds no image;
+//! - the workspace manifest (profiles), `.cargo/config.toml` (link flags)
+//!   and any further file the build reads (the npm lock for the wasm's
+//!   wasm-opt and JavaScript peers);
+//! - the tools: `rustc -vV` of the cross toolchain, whose std source is its
+//!   own, `arm-none-eabi-gcc --version` for the C, `wasm-bindgen --version`;
 //! - the build itself: package, target, profile, features and environment.
 //!
-//! Not in it: the git revision, which the build info writes into an image's
-//! `hello`. A reused image says the revision it was built at, whose inputs
-//! were these same files.
+//! Not in it: the git revision, which the build info writes into what it
+//! builds (an image's `hello`, a browser run's build). A reused build says
+//! the revision it was built at, whose inputs were these same files.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -32,18 +34,32 @@ use sha2::{Digest, Sha256};
 use crate::Project;
 use crate::toolchain::{CrossBuild, CrossToolchain};
 
-/// The package whose images these are.
-const FIRMWARE: &str = "pqbench-firmware";
+/// What a build is made with, beside its packages: workspace files, and
+/// tools by what they say of their version.
+pub struct Made {
+    pub packages: &'static [&'static str],
+    pub files: &'static [&'static str],
+    /// Programs beside the cross compiler, each with its version flag.
+    pub tools: &'static [(&'static str, &'static str)],
+}
 
-/// The inputs every image shares, hashed once per run.
+/// The firmware images: its package, and the C compiler of PQClean's code.
+pub const FIRMWARE: Made = Made {
+    packages: &["pqbench-firmware"],
+    files: &["Cargo.toml", ".cargo/config.toml"],
+    tools: &[("arm-none-eabi-gcc", "--version")],
+};
+
+/// The inputs the builds of `packages` share, hashed once per run.
 pub struct Inputs {
     shared: [u8; 32],
 }
 
 impl Inputs {
-    pub fn gather(project: &Project, cross: CrossToolchain) -> Result<Inputs> {
+    /// The inputs of what `made` says, with the cross compiler's version.
+    pub fn gather(project: &Project, cross: CrossToolchain, made: &Made) -> Result<Inputs> {
         let mut hash = Sha256::new();
-        let (dirs, registry) = firmware_packages(project)?;
+        let (dirs, registry) = packages_built_from(project, made.packages)?;
         for id in registry {
             hash.update((id.len() as u64).to_le_bytes());
             hash.update(id.as_bytes());
@@ -57,16 +73,16 @@ impl Inputs {
                 hash_file(&mut hash, relative, &file)?;
             }
         }
-        for file in ["Cargo.toml", ".cargo/config.toml"] {
+        for file in made.files {
             hash_file(&mut hash, Path::new(file), &project.root.join(file))?;
         }
         let rustc = match cross {
             CrossToolchain::Rustup => "rustc",
             CrossToolchain::DebianBuildStd => crate::toolchain::DEBIAN_RUSTC,
         };
-        for (program, version) in [(rustc, "-vV"), ("arm-none-eabi-gcc", "--version")] {
+        for (program, version) in [(rustc, "-vV")].iter().chain(made.tools) {
             hash.update(program.as_bytes());
-            // A compiler that is not there hashes as absent: the build then
+            // A tool that is not there hashes as absent: the build then
             // fails and says so, and nothing is recorded for it.
             let said = Command::new(program).arg(version).output().map(|o| o.stdout).unwrap_or_default();
             hash.update(&said);
@@ -121,11 +137,11 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// What the firmware is built from, build dependencies included, with every
-/// feature on: the folders of the workspace packages (itself and every path
-/// dependency it reaches) and the package ids (name, version, source) of
-/// the registry crates.
-fn firmware_packages(project: &Project) -> Result<(Vec<PathBuf>, Vec<String>)> {
+/// What `packages` are built from, build dependencies included, with every
+/// feature on: the folders of the workspace packages (themselves and every
+/// path dependency they reach) and the package ids (name, version, source)
+/// of the registry crates.
+fn packages_built_from(project: &Project, packages: &[&str]) -> Result<(Vec<PathBuf>, Vec<String>)> {
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["metadata", "--format-version", "1", "--all-features"])
         .current_dir(&project.root)
@@ -136,9 +152,9 @@ fn firmware_packages(project: &Project) -> Result<(Vec<PathBuf>, Vec<String>)> {
     }
     let metadata: serde_json::Value =
         serde_json::from_slice(&output.stdout).context("cargo metadata's JSON")?;
-    let packages = metadata["packages"].as_array().context("cargo metadata lists no packages")?;
+    let listed = metadata["packages"].as_array().context("cargo metadata lists no packages")?;
     // Path packages have no `source`.
-    let local: BTreeMap<&str, PathBuf> = packages
+    let local: BTreeMap<&str, PathBuf> = listed
         .iter()
         .filter(|p| p["source"].is_null())
         .filter_map(|p| {
@@ -146,11 +162,16 @@ fn firmware_packages(project: &Project) -> Result<(Vec<PathBuf>, Vec<String>)> {
             Some((p["id"].as_str()?, manifest.parent()?.to_path_buf()))
         })
         .collect();
-    let firmware = packages
+    let roots = packages
         .iter()
-        .find(|p| p["name"] == FIRMWARE && p["source"].is_null())
-        .and_then(|p| p["id"].as_str())
-        .with_context(|| format!("no package {FIRMWARE} in the workspace"))?;
+        .map(|name| {
+            listed
+                .iter()
+                .find(|p| p["name"] == *name && p["source"].is_null())
+                .and_then(|p| p["id"].as_str())
+                .with_context(|| format!("no package {name} in the workspace"))
+        })
+        .collect::<Result<Vec<&str>>>()?;
     let nodes: BTreeMap<&str, Vec<&str>> = metadata["resolve"]["nodes"]
         .as_array()
         .context("cargo metadata has no resolve")?
@@ -160,8 +181,8 @@ fn firmware_packages(project: &Project) -> Result<(Vec<PathBuf>, Vec<String>)> {
             Some((node["id"].as_str()?, deps))
         })
         .collect();
-    let mut reached = BTreeSet::from([firmware]);
-    let mut next = vec![firmware];
+    let mut reached: BTreeSet<&str> = roots.iter().copied().collect();
+    let mut next = roots;
     while let Some(id) = next.pop() {
         for dep in nodes.get(id).into_iter().flatten() {
             if reached.insert(dep) {
@@ -176,8 +197,9 @@ fn firmware_packages(project: &Project) -> Result<(Vec<PathBuf>, Vec<String>)> {
     ))
 }
 
-/// What was last done with an image's inputs, kept per image file in
-/// `<target>/image-keys/` (outside `dist`, which servers read).
+/// What was last done with a build's inputs, kept per image file (and
+/// `wasm` for the wasm builds) in `<target>/image-keys/`, outside `dist`,
+/// which servers read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Done {
     /// Built and placed in `dist`.
