@@ -6,9 +6,9 @@
 //!   and builds no image; a test that needs what it lacks is skipped by name
 //!   (`pqbench-test-needs`), and the skips are listed at the end.
 //! - The full tier (no flag), what CI runs: setup, the images the tests use
-//!   (the others compile-checked, see `images.rs`), the wasm builds and the
-//!   server, every Rust test with PostgreSQL, the suite in its other builds,
-//!   fuzzing and the browser tests. Nothing is skipped there: a test whose
+//!   (the others compile-checked, see `images.rs`), the wasm builds, every
+//!   Rust test with PostgreSQL (which builds the server the browser tests
+//!   run), the suite in its other builds, fuzzing and the browser tests. Nothing is skipped there: a test whose
 //!   environment is missing fails, naming it.
 //!
 //! Each tier prints the wall time of its phases at its end, and appends them
@@ -136,11 +136,15 @@ pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
         phases.time("images", || project.images_for_tests(&cross))?;
-        phases.time("wasm, dashboard and server builds", || {
+        // No `cargo build --package pqbench` here: the browser tests run the
+        // server the Rust tests built (`target/debug/pqbench`). Built alone,
+        // its dependencies resolve other features than the workspace's test
+        // build does (dev-dependencies' features are unified into that one),
+        // so cargo compiled tokio, probe-rs, sqlx and the rest a second time:
+        // 70 s of a clean run (BENCHMARKS.md, "The test tiers").
+        phases.time("wasm and timing model builds", || {
             build_wasm(project, &cross)?;
-            project.build_timing_model()?;
-            step("server");
-            run(cargo_host(project).args(["build", "--package", "pqbench"]))
+            project.build_timing_model()
         })?;
         // Stopped and deleted when dropped, at the end of this closure.
         let postgres = phases.time("PostgreSQL started", || postgres::TestPostgres::start(project))?;
