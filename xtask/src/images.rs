@@ -4,7 +4,7 @@
 //! builds. They are built several at once, by `lanes.rs`.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use pqbench_boards::{BOARDS, Board, Transport, Variant};
@@ -127,8 +127,22 @@ pub struct Spec {
 }
 
 impl Spec {
-    fn extra(&self) -> [&str; 2] {
-        ["--features", self.features.as_str()]
+    /// `then` given the firmware's cargo build of this spec, at `profile`
+    /// (its own, or another for a check).
+    fn build_at<R>(&self, profile: &str, then: impl FnOnce(&CrossBuild) -> R) -> R {
+        let extra = ["--features", self.features.as_str()];
+        then(&CrossBuild {
+            package: "pqbench-firmware",
+            target: self.target,
+            profile,
+            extra: &extra,
+            env: self.env,
+        })
+    }
+
+    /// `then` given the firmware's cargo build of this spec.
+    fn build<R>(&self, then: impl FnOnce(&CrossBuild) -> R) -> R {
+        self.build_at(self.profile, then)
     }
 }
 
@@ -199,18 +213,7 @@ impl Project {
         let mut checks: Vec<Job> = Vec::new();
         let (mut reused, mut compiled) = (0, BTreeSet::new());
         let all: Vec<Image> = Image::offered().chain(Image::for_tests()).collect();
-        let key_of = |image: &Image| -> Result<String> {
-            let spec = image.spec()?;
-            let extra = spec.extra();
-            let build = CrossBuild {
-                package: "pqbench-firmware",
-                target: spec.target,
-                profile: spec.profile,
-                extra: &extra,
-                env: spec.env,
-            };
-            Ok(inputs.key(&build))
-        };
+        let key_of = |image: &Image| -> Result<String> { Ok(image.spec()?.build(|build| inputs.key(build))) };
         for image in &all {
             let key = key_of(image)?;
             let placed = self.dist().join(image.file()).is_file();
@@ -288,17 +291,11 @@ impl Project {
         match image {
             Image::Offered { board, variant } => self.build_offered(cross, board, variant, target_dir, log),
             Image::Test(_) => {
-                let spec = image.spec()?;
-                let extra = spec.extra();
-                let build = CrossBuild {
-                    package: "pqbench-firmware",
-                    target: spec.target,
-                    profile: spec.profile,
-                    extra: &extra,
-                    env: spec.env,
-                };
-                log.run(&mut cross.command(self, target_dir, &build))?;
-                place(&build.outputs(target_dir).join("pqbench-firmware"), &self.dist().join(image.file()))?;
+                let out = image.spec()?.build(|build| -> Result<PathBuf> {
+                    log.run(&mut cross.command(self, target_dir, build))?;
+                    Ok(build.outputs(target_dir).join("pqbench-firmware"))
+                })?;
+                place(&out, &self.dist().join(image.file()))?;
                 Ok(Some(Done::Built))
             }
         }
@@ -313,16 +310,9 @@ impl Project {
         target_dir: &Path,
         log: &mut Log,
     ) -> Result<()> {
-        let spec = image.spec()?;
-        let extra = spec.extra();
-        let build = CrossBuild {
-            package: "pqbench-firmware",
-            target: spec.target,
-            profile: "firmware",
-            extra: &extra,
-            env: spec.env,
-        };
-        log.run(&mut cross.command_for("check", self, target_dir, &build))
+        image
+            .spec()?
+            .build_at("firmware", |build| log.run(&mut cross.command_for("check", self, target_dir, build)))
     }
 
     fn build_offered(
@@ -334,17 +324,12 @@ impl Project {
         log: &mut Log,
     ) -> Result<Option<Done>> {
         let image = self.dist().join("firmware").join(board.image_file(variant));
-        let spec = Image::Offered { board, variant }.spec()?;
-        let extra = spec.extra();
-        let build = CrossBuild {
-            package: "pqbench-firmware",
-            target: spec.target,
-            profile: spec.profile,
-            extra: &extra,
-            env: spec.env,
-        };
-        let out = match log.run(&mut cross.command(self, target_dir, &build)) {
-            Ok(()) => build.outputs(target_dir).join("pqbench-firmware"),
+        let built = Image::Offered { board, variant }.spec()?.build(|build| {
+            log.run(&mut cross.command(self, target_dir, build))
+                .map(|()| build.outputs(target_dir).join("pqbench-firmware"))
+        });
+        let out = match built {
+            Ok(out) => out,
             // The default variant of the same code linked, so what fails
             // here is the memory map: the image outgrew it.
             Err(_) if variant.optional => {
