@@ -119,12 +119,11 @@ pub fn quick(project: &Project) -> Result<()> {
             }
         };
         phases.time("Rust tests", || {
-            step("Rust tests (the quick tier: no image, PostgreSQL, browser or network)");
-            let mut command = cargo_host(project);
-            // Every failure at once, not the first binary's alone.
-            command.args(["test", "--no-fail-fast"]);
-            quick_env(&mut command);
-            run(&mut command)
+            rust_tests(
+                project,
+                "Rust tests (the quick tier: no image, PostgreSQL, browser or network)",
+                &quick_env,
+            )
         })?;
         phases.time("suite builds", || suite_builds(project, &quick_env))
     });
@@ -156,13 +155,7 @@ pub fn full(project: &Project) -> Result<()> {
                 .env("PQBENCH_KAT_PYTHON", setup::kat_python_path(project))
                 .env_remove(SKIPPED_VAR);
         };
-        phases.time("Rust tests", || {
-            step("Rust tests");
-            let mut command = cargo_host(project);
-            command.args(["test", "--no-fail-fast"]);
-            full_env(&mut command);
-            run(&mut command)
-        })?;
+        phases.time("Rust tests", || rust_tests(project, "Rust tests", &full_env))?;
         phases.time("suite builds", || suite_builds(project, &full_env))?;
         phases.time("fuzzing", || fuzz(project, FUZZ_SECONDS))?;
         phases.time("browser tests", || {
@@ -216,6 +209,16 @@ fn build_wasm(project: &Project, cross: &CrossToolchain) -> Result<()> {
     project.build_browser_bench(cross)?;
     project.build_dashboard(cross)?;
     keys.record("wasm", &key, Done::Built)
+}
+
+/// Every host test of the workspace, in the tier `tier_env` sets up.
+fn rust_tests(project: &Project, what: &str, tier_env: &dyn Fn(&mut Command)) -> Result<()> {
+    step(what);
+    let mut command = cargo_host(project);
+    // Every failure at once, not the first binary's alone.
+    command.args(["test", "--no-fail-fast"]);
+    tier_env(&mut command);
+    run(&mut command)
 }
 
 /// The suite in its other ML-KEM/ML-DSA builds (the default build's tests
