@@ -31,7 +31,7 @@ before(async () => {
     if (entry !== 'firmware') symlinkSync(join(process.env.PQBENCH_DIST, entry), join(dist, entry));
   }
   copyFileSync(join(built, 'mps2-an386.elf'), join(firmware, 'mps2-an386.elf'));
-  progress([['building', 'netduinoplus2.elf'], ['waiting', 'mps2-an386-opt-z.elf']]);
+  progress([['building', 'netduinoplus2.elf'], ['waiting', 'mps2-an386-opt-3.elf']]);
   server = await startServer({ dist });
   chromium = await launchBrowser();
 });
@@ -59,13 +59,13 @@ test('a board whose image is being built shows the build, then runs once it land
   // The board that is built runs, and says what of it is still to come.
   const an386 = page.locator('li', { has: page.locator('button[data-board="qemu-mps2-an386"]') });
   assert.ok(await page.locator('button[data-board="qemu-mps2-an386"]').isEnabled());
-  assert.match(await an386.locator('.board-building').innerText(), /still to come here: mps2-an386-opt-z\.elf/);
+  assert.match(await an386.locator('.board-building').innerText(), /still to come here: mps2-an386-opt-3\.elf/);
   await page.screenshot({ path: join(screenshots, 'boards-building.png'), fullPage: true });
 
   // The image lands whole, as the builder moves it into place.
   copyFileSync(join(built, 'netduinoplus2.elf'), join(firmware, 'netduinoplus2.elf.part'));
   renameSync(join(firmware, 'netduinoplus2.elf.part'), join(firmware, 'netduinoplus2.elf'));
-  progress([['built', 'netduinoplus2.elf'], ['building', 'mps2-an386-opt-z.elf']]);
+  progress([['built', 'netduinoplus2.elf'], ['building', 'mps2-an386-opt-3.elf']]);
   await page.waitForFunction(
     () => !document.querySelector('button[data-board="qemu-netduinoplus2"]')?.disabled,
     null,

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::common;
 
 /// The images the build owes, in its order.
-const QUEUE: [&str; 3] = ["mps2-an386-opt-z.elf", "netduinoplus2.elf", "nucleo-f446ze.elf"];
+const QUEUE: [&str; 3] = ["mps2-an386-opt-3.elf", "netduinoplus2.elf", "nucleo-f446ze.elf"];
 
 struct Served {
     child: std::process::Child,
@@ -98,14 +98,14 @@ async fn a_board_whose_image_is_being_built_says_so_and_runs_once_it_lands() {
         (Some(0), Some(3))
     );
     let note = netduino["note"].as_str().unwrap_or_default();
-    assert!(note.contains("firmware being built: 0 of 3 images done; now mps2-an386-opt-z.elf"), "{note}");
+    assert!(note.contains("firmware being built: 0 of 3 images done; now mps2-an386-opt-3.elf"), "{note}");
 
     let (status, refused) = post_run(&server.base, json!({"board": "qemu-netduinoplus2"})).await;
     assert_eq!(status, 409, "{refused}");
     let said = refused["error"].as_str().unwrap_or_default();
     assert!(said.contains("netduinoplus2.elf is not built yet (it is queued; 0 of 3"), "{said}");
     let (status, refused) =
-        post_run(&server.base, json!({"board": "qemu-mps2-an386", "variant": "opt-z"})).await;
+        post_run(&server.base, json!({"board": "qemu-mps2-an386", "variant": "opt-3"})).await;
     assert_eq!(status, 409, "{refused}");
     assert!(refused["error"].as_str().unwrap_or_default().contains("being compiled now"), "{refused}");
 

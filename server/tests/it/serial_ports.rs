@@ -295,27 +295,27 @@ async fn the_board_list_answers_while_ports_are_being_asked() {
 #[tokio::test]
 async fn a_flash_is_confirmed_by_the_build_id_the_board_says_after_restarting() {
     use pqbench_collect::flash::confirm;
-    let dist = pqbench_test_needs::require!(common::firmware_dist());
-    let opt_s = FirmwareImage::load(&dist.join("firmware/mps2-an386.elf")).unwrap();
-    let opt_z = FirmwareImage::load(&dist.join("firmware/mps2-an386-opt-z.elf")).unwrap();
-    assert_ne!(opt_s.build_id, opt_z.build_id);
+    let opt_s = pqbench_test_needs::require!(common::image_path("firmware/mps2-an386.elf"));
+    let opt_3 = pqbench_test_needs::require!(common::image_path("firmware/mps2-an386-opt-3.elf"));
+    let (opt_s, opt_3) = (FirmwareImage::load(&opt_s).unwrap(), FirmwareImage::load(&opt_3).unwrap());
+    assert_ne!(opt_s.build_id, opt_3.build_id);
     let dir = tempfile::tempdir().unwrap();
     let port = dir.path().join(stlink_link("PQB0TEST0000000000000C03"));
 
     // The board still runs the old build: not confirmed, and the error says both.
     let old = Emulator::start(common::mps2(), &opt_s.path).await.unwrap();
     std::os::unix::fs::symlink(&old.console, &port).unwrap();
-    let refused = confirm(&port, opt_z.build_id.as_deref(), Duration::from_secs(8)).await.unwrap_err();
+    let refused = confirm(&port, opt_3.build_id.as_deref(), Duration::from_secs(8)).await.unwrap_err();
     assert!(refused.contains(opt_s.build_id.as_deref().unwrap()), "{refused}");
-    assert!(refused.contains(opt_z.build_id.as_deref().unwrap()), "{refused}");
+    assert!(refused.contains(opt_3.build_id.as_deref().unwrap()), "{refused}");
     old.stop().await;
 
     // Restarted with the new image (as after a flash and a reset): confirmed.
-    let new = Emulator::start(common::mps2(), &opt_z.path).await.unwrap();
+    let new = Emulator::start(common::mps2(), &opt_3.path).await.unwrap();
     std::fs::remove_file(&port).unwrap();
     std::os::unix::fs::symlink(&new.console, &port).unwrap();
-    let hello = confirm(&port, opt_z.build_id.as_deref(), Duration::from_secs(10)).await.unwrap();
-    assert_eq!(hello.get("build_id"), opt_z.build_id.as_deref());
-    assert_eq!(hello.get("opt"), Some("z"));
+    let hello = confirm(&port, opt_3.build_id.as_deref(), Duration::from_secs(10)).await.unwrap();
+    assert_eq!(hello.get("build_id"), opt_3.build_id.as_deref());
+    assert_eq!(hello.get("opt"), Some("3"));
     new.stop().await;
 }
