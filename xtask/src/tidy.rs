@@ -4,7 +4,7 @@
 //! where the rest is missing. The firmware's build script, `xtask build`
 //! and the board side read the catalogue itself.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use pqbench_boards::{BOARDS, Board, OTHER_FIRMWARE_FEATURES};
@@ -158,33 +158,6 @@ fn every_board_has_its_platform_layer() {
     }
 }
 
-/// The `clock_source` tokens the firmware can send: the strings of
-/// `ClockSource::as_str` in `firmware/src/boards/mod.rs`.
-fn firmware_clock_sources() -> BTreeSet<String> {
-    let text = read("firmware/src/boards/mod.rs");
-    let body = text.split("pub const fn as_str(self)").nth(1).expect("ClockSource::as_str");
-    let body = &body[..body.find("\n    }\n").expect("the end of as_str")];
-    body.lines()
-        .filter(|line| line.contains("ClockSource::") && line.contains("=>"))
-        .filter_map(|line| Some(line.split('"').nth(1)?.to_string()))
-        .collect()
-}
-
-#[test]
-fn the_firmware_sends_the_clock_sources_the_catalogue_knows() {
-    let sent = firmware_clock_sources();
-    assert!(sent.contains("hse-bypass") && sent.contains("qemu"), "read from as_str: {sent:?}");
-    let known: BTreeSet<String> = BOARDS
-        .iter()
-        .flat_map(|b| std::iter::once(b.clock.normal).chain(b.clock.fallbacks.iter().map(|f| f.source)))
-        .map(String::from)
-        .collect();
-    assert_eq!(
-        sent, known,
-        "firmware/src/boards/mod.rs's ClockSource and the catalogue's clock sources (crates/boards/src/lib.rs)"
-    );
-}
-
 #[test]
 fn the_readme_lists_every_board() {
     let readme = read("README.md");
@@ -332,9 +305,18 @@ fn the_board_side_and_the_store_reach_no_http_and_no_agent() {
 /// that. A statement that updates or deletes results breaks it.
 #[test]
 fn the_store_only_ever_inserts_results() {
-    for dir in ["crates/store/src", "migrations/sqlite", "migrations/postgres"] {
-        for entry in std::fs::read_dir(root().join(dir)).expect("the folder") {
+    // The store's statements are a folder of their own (`sql/`): walked too.
+    let mut dirs: Vec<PathBuf> = ["crates/store/src", "migrations/sqlite", "migrations/postgres"]
+        .iter()
+        .map(|d| root().join(d))
+        .collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("the folder") {
             let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
             // Tests may shape a store as they like.
             if name.ends_with("tests.rs") || name == "test_support.rs" {
@@ -360,11 +342,23 @@ fn the_store_only_ever_inserts_results() {
     }
 }
 
-/// No source file is over 600 lines, tests aside (a file of tests, or a
-/// test binary's module): past that, a file holds more than one job.
+/// A source file's code (what comes before its `#[cfg(test)]` tests) past
+/// this many lines likely holds more than one job: it is split by job, or
+/// listed in [`LONG_FILES`] with why it is one.
+const SOFT_LINES: usize = 500;
+/// No file's code is past this, listed or not.
+const HARD_LINES: usize = 800;
+/// The files whose code is over [`SOFT_LINES`], each with why it is one
+/// job. An entry for a file back under the limit fails the check, so the
+/// list stays what it says.
+// None today: every file is under the limit.
+const LONG_FILES: &[(&str, &str)] = &[];
+
+/// Tests inside a file do not count against it (moving them out would
+/// only hide the length), and test files and test binaries are not held
+/// to it at all.
 #[test]
-fn no_source_file_is_over_600_lines() {
-    const MOST: usize = 600;
+fn no_source_file_is_long_without_a_reason() {
     let listed = std::process::Command::new("git")
         .args(["ls-files", "-z", "--", "*.rs", "*.js", "*.mjs"])
         .current_dir(root())
@@ -373,15 +367,30 @@ fn no_source_file_is_over_600_lines() {
     let is_tests = |path: &str| {
         path.ends_with("tests.rs") || path.split('/').any(|part| part == "tests" || part == "fuzz_targets")
     };
-    let long: Vec<String> = String::from_utf8_lossy(&listed.stdout)
-        .split('\0')
-        .filter(|path| !path.is_empty() && !is_tests(path))
-        .filter_map(|path| {
-            let lines = std::fs::read_to_string(root().join(path)).ok()?.lines().count();
-            (lines > MOST).then(|| format!("{path}: {lines} lines"))
-        })
-        .collect();
-    assert!(long.is_empty(), "over {MOST} lines, split by job: {long:?}");
+    let mut long = Vec::new();
+    let mut too_long = Vec::new();
+    let mut code_lines = BTreeMap::new();
+    for path in String::from_utf8_lossy(&listed.stdout).split('\0').filter(|p| !p.is_empty() && !is_tests(p))
+    {
+        let Ok(text) = std::fs::read_to_string(root().join(path)) else { continue };
+        let lines = text.lines().take_while(|line| line.trim() != "#[cfg(test)]").count();
+        code_lines.insert(path.to_string(), lines);
+        if lines > HARD_LINES {
+            too_long.push(format!("{path}: {lines} lines"));
+        } else if lines > SOFT_LINES && !LONG_FILES.iter().any(|(listed, _)| *listed == path) {
+            long.push(format!("{path}: {lines} lines"));
+        }
+    }
+    assert!(too_long.is_empty(), "over {HARD_LINES} lines of code, split by job: {too_long:?}");
+    assert!(
+        long.is_empty(),
+        "over {SOFT_LINES} lines of code: split by job, or list in tidy.rs's LONG_FILES with why it is one: {long:?}"
+    );
+    for (path, why) in LONG_FILES {
+        assert!(!why.is_empty(), "{path}: LONG_FILES gives no reason");
+        let lines = code_lines.get(*path).copied().unwrap_or(0);
+        assert!(lines > SOFT_LINES, "{path} is {lines} lines of code now: take it off LONG_FILES");
+    }
 }
 
 /// The defmt messages the firmware logs, each a string literal of

@@ -1,6 +1,6 @@
 //! Where pqbench keeps every run: the one place that speaks SQL, to an
 //! SQLite file (the default) or a PostgreSQL server, chosen by the
-//! database's location. Every statement is written once (`sql.rs`,
+//! database's location. Every statement is written once (`sql/`,
 //! compiled for each database), portable, and bound with parameters, never
 //! built by concatenation.
 //!
@@ -51,19 +51,28 @@ pub enum Location {
     Postgres(String),
 }
 
-impl std::str::FromStr for Location {
-    type Err = String;
+/// Why a text names no [`Location`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocationError {
+    #[error("an empty database path")]
+    Empty,
+    #[error("{0:?}: not an SQLite path or a postgres:// URL")]
+    NotALocation(String),
+}
 
-    fn from_str(text: &str) -> Result<Location, String> {
+impl std::str::FromStr for Location {
+    type Err = LocationError;
+
+    fn from_str(text: &str) -> Result<Location, LocationError> {
         if text.starts_with("postgres://") || text.starts_with("postgresql://") {
             return Ok(Location::Postgres(text.into()));
         }
         let path = text.strip_prefix("sqlite://").or_else(|| text.strip_prefix("sqlite:")).unwrap_or(text);
         if path.is_empty() {
-            return Err("an empty database path".into());
+            return Err(LocationError::Empty);
         }
         if path.contains("://") {
-            return Err(format!("{text:?}: not an SQLite path or a postgres:// URL"));
+            return Err(LocationError::NotALocation(text.into()));
         }
         Ok(Location::Sqlite(path.into()))
     }

@@ -191,7 +191,7 @@ enum Value {
 /// A copier of every table from one database's transaction into
 /// another's, row by row with its ids, counting both sides: written once
 /// and made for each direction (SQLite into PostgreSQL for `migrate`,
-/// PostgreSQL into SQLite for a backup), as `sql.rs` is for statements.
+/// PostgreSQL into SQLite for a backup), as `sql/` is for statements.
 macro_rules! copier {
     ($copy:ident, $from:ty, $into:ty, $identity:expr) => {
         /// Copies every table of [`TABLES`], in its order, checking that

@@ -6,9 +6,9 @@ use super::StoreResult;
 
 pub(super) type Db = sqlx::Postgres;
 
-// The same statements, compiled for this database (see sql.rs).
+// The same statements, compiled for this database (see sql/mod.rs).
 #[allow(clippy::duplicate_mod)]
-#[path = "sql.rs"]
+#[path = "sql/mod.rs"]
 pub(super) mod sql;
 
 /// Connects to the database at `url` and applies the migrations (its own

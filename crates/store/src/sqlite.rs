@@ -9,9 +9,9 @@ use super::StoreResult;
 
 pub(super) type Db = sqlx::Sqlite;
 
-// The same statements, compiled for this database (see sql.rs).
+// The same statements, compiled for this database (see sql/mod.rs).
 #[allow(clippy::duplicate_mod)]
-#[path = "sql.rs"]
+#[path = "sql/mod.rs"]
 pub(super) mod sql;
 
 /// Opens (creating if needed) the file and applies the migrations.
@@ -61,7 +61,8 @@ mod tests {
     use pqbench_types::{Algorithm, Operation, Source};
     use sqlx::Row;
 
-    use super::sql::{available_statement, result_rows_query};
+    use super::sql::matrix::available_statement;
+    use super::sql::results::result_rows_query;
     use crate::ResultQuery;
 
     /// The explorer's queries on a store shaped like a lab's (many runs on

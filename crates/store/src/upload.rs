@@ -2,7 +2,7 @@
 //! rules that need no server are `Upload::check`'s (shared with the fuzz
 //! target); this turns a checked upload into the run the store writes.
 
-use pqbench_api::Upload;
+use pqbench_api::{Upload, UploadError};
 use pqbench_types::{Clock, RunStatus};
 
 use crate::NewRun;
@@ -20,7 +20,7 @@ pub fn with_note(derived: Option<String>, given: &str) -> String {
 }
 
 /// Turns an upload into a run and its clock, or says what is wrong with it.
-pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), String> {
+pub fn validate(upload: &Upload) -> Result<(NewRun, Clock), UploadError> {
     let clock = upload.check()?;
     let run = NewRun {
         status: RunStatus::Complete,
@@ -76,16 +76,16 @@ mod tests {
     fn bad_uploads_say_what_is_wrong() {
         let mut u = upload();
         u.board = "qemu-mps2-an386".into();
-        assert!(validate(&u).unwrap_err().contains("starts with"));
+        assert!(validate(&u).unwrap_err().to_string().contains("starts with"));
         let mut u = upload();
         u.source = Source::Serial;
         assert!(validate(&u).is_err());
         let mut u = upload();
         u.tick_unit = "furlongs".into();
-        assert!(validate(&u).unwrap_err().contains("tick_unit"));
+        assert!(validate(&u).unwrap_err().to_string().contains("tick_unit"));
         let mut u = upload();
         u.measurements[0].min_ticks = 500;
-        assert!(validate(&u).unwrap_err().contains("impossible"));
+        assert!(validate(&u).unwrap_err().to_string().contains("impossible"));
         let mut u = upload();
         u.measurements.clear();
         assert!(validate(&u).is_err());

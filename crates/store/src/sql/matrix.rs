@@ -1,6 +1,12 @@
-// The boards x builds matrix: which runs are its columns, and their
-// results. Part of `sql.rs` (included there, so it is compiled once per
-// database with the same `Db`, helpers and statements).
+//! The boards x builds matrix: which runs are its columns, and their
+//! results.
+
+use pqbench_api::{MAX_MATRIX_COLUMNS, MatrixColumn, MatrixKey};
+use pqbench_types::{ResultRow, RunStatus, Source};
+use sqlx::{QueryBuilder, Row};
+
+use super::{Db, RESULT_FIGURES, RUN_COLUMNS, Statements, any_of, result_from_row, run_from_row, source_of};
+use crate::{MatrixHead, ResultQuery, StoreResult, corrupt};
 
 impl Statements {
     /// The matrix's columns and what they depend on: everything but the
@@ -48,13 +54,18 @@ impl Statements {
     /// measured, at most `query.limit`: [`Statements::result_rows`]'s
     /// rows for these runs, read by `(run_id, seq)` alone, as each row's
     /// run is already at hand among the columns.
-    pub async fn matrix_results(&self, head: &MatrixHead, query: &ResultQuery) -> StoreResult<Vec<ResultRow>> {
+    pub async fn matrix_results(
+        &self,
+        head: &MatrixHead,
+        query: &ResultQuery,
+    ) -> StoreResult<Vec<ResultRow>> {
         if head.columns.is_empty() {
             return Ok(Vec::new());
         }
         let runs: std::collections::HashMap<i64, &MatrixColumn> =
             head.columns.iter().map(|column| (column.run.id, column)).collect();
-        let mut select = QueryBuilder::<Db>::new(format!("SELECT run_id, {RESULT_FIGURES} FROM results WHERE 1 = 1"));
+        let mut select =
+            QueryBuilder::<Db>::new(format!("SELECT run_id, {RESULT_FIGURES} FROM results WHERE 1 = 1"));
         any_of(&mut select, "run_id", runs.keys().copied());
         any_of(&mut select, "algorithm", query.algorithms.iter().map(|a| a.as_str()));
         any_of(&mut select, "operation", query.operations.iter().map(|o| o.as_str()));
@@ -63,7 +74,9 @@ impl Statements {
         rows.iter()
             .map(|row| {
                 let run_id: i64 = row.try_get("run_id")?;
-                let column = runs.get(&run_id).ok_or_else(|| corrupt(format!("a result of run {run_id}, not asked for")))?;
+                let column = runs
+                    .get(&run_id)
+                    .ok_or_else(|| corrupt(format!("a result of run {run_id}, not asked for")))?;
                 Ok(ResultRow {
                     run_id,
                     board: column.run.board.clone(),
@@ -89,8 +102,10 @@ impl Statements {
     /// range condition as a scan of the range. A run whose label is not
     /// yet set (`Statements::label_builds` sets it at open) is no column.
     async fn available(&self) -> StoreResult<Vec<MatrixKey>> {
-        let rows =
-            sqlx::query(&available_statement()).bind(RunStatus::Complete.as_str()).fetch_all(&self.pool).await?;
+        let rows = sqlx::query(&available_statement())
+            .bind(RunStatus::Complete.as_str())
+            .fetch_all(&self.pool)
+            .await?;
         let mut keys = rows
             .iter()
             .map(|row| {
@@ -147,7 +162,8 @@ impl Statements {
 pub fn available_statement() -> String {
     let next_label = "(SELECT build_label FROM runs WHERE status = $1 AND board = build.board
         AND build_label > build.build_label ORDER BY build_label LIMIT 1)";
-    let next_board = "(SELECT board FROM runs WHERE status = $1 AND board > build.board ORDER BY board LIMIT 1)";
+    let next_board =
+        "(SELECT board FROM runs WHERE status = $1 AND board > build.board ORDER BY board LIMIT 1)";
     let first_label = |board: &str| {
         format!(
             "(SELECT build_label FROM runs WHERE status = $1 AND board = {board} AND build_label IS NOT NULL

@@ -1,6 +1,9 @@
-// One token per agent host: the digests `pqbench agent-token add` stored.
-// Part of `sql.rs` (included there, so it is compiled once per database
-// with the same `Db`, helpers and statements).
+//! One token per agent host: the digests `pqbench agent-token add` stored.
+
+use sqlx::Row;
+
+use super::Statements;
+use crate::StoreResult;
 
 impl Statements {
     /// Stores `digest` as `host`'s token; false where the host has one
