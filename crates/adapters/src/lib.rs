@@ -170,8 +170,8 @@ struct Leftovers {
 }
 
 impl Leftovers {
-    fn unread(&mut self, line: usize, text: &str, reason: impl Into<String>) {
-        self.unread.push(UnreadLine { line, text: text.to_string(), reason: reason.into() });
+    fn unread(&mut self, line: usize, text: &str, reason: impl std::fmt::Display) {
+        self.unread.push(UnreadLine { line, text: text.to_string(), reason: reason.to_string() });
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `-csv` and machine-parseable CSV tables: a header line names the
 //! columns, and each row after it is read by those names.
 
+use super::error::LineError;
 use super::names::ecc_name;
 use super::{Figures, Identity, Kind, Measured};
 use crate::number::{decimal, decimal_shifted, integer};
@@ -14,7 +15,7 @@ pub(super) struct CsvTable {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Column {
+pub(super) enum Column {
     Tag,
     Name,
     Device,
@@ -83,7 +84,7 @@ impl CsvTable {
     }
 
     /// None when the line is not a row of this table.
-    pub(super) fn row(&self, line: &str) -> Option<Result<Measured, String>> {
+    pub(super) fn row(&self, line: &str) -> Option<Result<Measured, LineError>> {
         let tag = match self.kind {
             Kind::Symmetric => "sym,",
             Kind::Asymmetric => "asym,",
@@ -94,22 +95,31 @@ impl CsvTable {
         Some(self.read_row(&cells(line)))
     }
 
-    fn read_row(&self, cells: &[&str]) -> Result<Measured, String> {
+    fn read_row(&self, cells: &[&str]) -> Result<Measured, LineError> {
         if cells.len() != self.columns.len() {
-            return Err(format!(
-                "{} fields where the CSV header above has {}",
-                cells.len(),
-                self.columns.len()
-            ));
+            return Err(LineError::FieldCount { fields: cells.len(), columns: self.columns.len() });
         }
         let mut figures = Figures::default();
         let (mut name, mut strength, mut operation, mut variant) = (None, None, None, None);
         let (mut bytes_total, mut rate, mut total_cycles) = (None, None, None);
         for (column, &cell) in self.columns.iter().zip(cells) {
-            let number =
-                || decimal(cell).ok_or_else(|| format!("malformed number {cell:?} in column {column:?}"));
-            let whole =
-                || integer(cell).ok_or_else(|| format!("malformed count {cell:?} in column {column:?}"));
+            let malformed = || LineError::MalformedCell { text: cell.to_string(), column: column.clone() };
+            let number = || decimal(cell).ok_or_else(malformed);
+            let whole = || {
+                integer(cell).ok_or_else(|| LineError::MalformedCount {
+                    text: cell.to_string(),
+                    column: column.clone(),
+                })
+            };
+            // A duration too large for milliseconds is still a number in seconds.
+            let milliseconds = || {
+                decimal_shifted(cell, 3).ok_or_else(|| match decimal(cell) {
+                    Some(_) => {
+                        LineError::DurationOutOfRange { text: cell.to_string(), column: column.clone() }
+                    }
+                    None => malformed(),
+                })
+            };
             match column {
                 Column::Tag | Column::Other(_) => {}
                 Column::Name => name = Some(cell),
@@ -135,12 +145,8 @@ impl CsvTable {
                 Column::HeapBytes => figures.heap_bytes = Some(whole()?),
                 Column::HeapAllocs => figures.heap_allocs = Some(whole()?),
                 Column::StackBytes => figures.stack_bytes = Some(whole()?),
-                Column::MaxDuration => {
-                    figures.max_ms = Some(decimal_shifted(cell, 3).ok_or_else(|| number().unwrap_err())?)
-                }
-                Column::MinDuration => {
-                    figures.min_ms = Some(decimal_shifted(cell, 3).ok_or_else(|| number().unwrap_err())?)
-                }
+                Column::MaxDuration => figures.max_ms = Some(milliseconds()?),
+                Column::MinDuration => figures.min_ms = Some(milliseconds()?),
                 Column::MeanDuration => {
                     number()?;
                     figures.notes.push(format!("mean call {cell} s"));
@@ -151,7 +157,7 @@ impl CsvTable {
                 }
             }
         }
-        let name = name.filter(|n| !n.is_empty()).ok_or("no algorithm name in the row")?;
+        let name = name.filter(|n| !n.is_empty()).ok_or(LineError::NoNameInRow)?;
         if let (Some(total), None, Some(ops)) = (total_cycles, figures.cycles_per_op, figures.iterations)
             && ops > 0
         {
@@ -160,8 +166,8 @@ impl CsvTable {
         }
         match self.kind {
             Kind::Asymmetric => {
-                let strength = Some(strength.ok_or("no key size in the row")?);
-                let operation = operation.ok_or("no operation in the row")?.to_string();
+                let strength = Some(strength.ok_or(LineError::NoKeySizeInRow)?);
+                let operation = operation.ok_or(LineError::NoOperationInRow)?.to_string();
                 let name = ecc_name(name);
                 let label = super::asymmetric_label(&name, strength, &operation);
                 Ok(Measured {
@@ -186,9 +192,10 @@ impl CsvTable {
                         // to MB of either base: the figure's unit is not
                         // known, and a guess could be off by 1024.
                         let (rate, unit) = rate.unwrap_or(("?", "?"));
-                        return Err(format!(
-                            "a -csv throughput ({rate} under \"{unit}/s\") whose unit wolfCrypt does not fix: not stored"
-                        ));
+                        return Err(LineError::CsvRateUnitUnknown {
+                            rate: rate.to_string(),
+                            unit: unit.to_string(),
+                        });
                     }
                 }
                 if let Some((rate, unit)) = rate {

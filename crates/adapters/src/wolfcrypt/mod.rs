@@ -62,16 +62,18 @@
 //! lines, which hands each line to its reader (`text` for the text lines
 //! with figures, `csv` for the CSV tables, `banner` for the banner and what
 //! it implies) and stores what `names` names; `units` turns throughput units
-//! into bytes.
+//! into bytes; `error` says why a line gave no result.
 
 mod banner;
 mod csv;
+mod error;
 mod names;
 mod text;
 mod units;
 
 use self::banner::{Context, is_banner};
 use self::csv::CsvTable;
+use self::error::LineError;
 use self::names::{asymmetric_name, symmetric_name};
 use self::text::text_line;
 use crate::number::decimal;
@@ -129,7 +131,7 @@ enum Reading {
     /// Understood, no result: banners, headers, rules.
     Understood,
     Measured(Box<Measured>),
-    Unread(String),
+    Unread(LineError),
 }
 
 /// A line's figures before they are named.
@@ -230,21 +232,18 @@ impl Parser {
                 Some(table) => match table.row(line) {
                     Some(Ok(measured)) => Reading::Measured(Box::new(measured)),
                     Some(Err(reason)) => Reading::Unread(reason),
-                    None => Reading::Unread("not a row of the CSV table above it".into()),
+                    None => Reading::Unread(LineError::NotInCsvTable),
                 },
-                None if line.starts_with("sym,") || line.starts_with("asym,") => Reading::Unread(
-                    "a machine-parseable CSV row without its \"sym\"/\"asym\" header line".into(),
-                ),
-                None => Reading::Unread("a CSV row without a header line before it".into()),
+                None if line.starts_with("sym,") || line.starts_with("asym,") => {
+                    Reading::Unread(LineError::MachineRowWithoutHeader)
+                }
+                None => Reading::Unread(LineError::CsvRowWithoutHeader),
             };
         }
         if is_summary(&tokens) {
-            return Reading::Unread(
-                "a -print summary line: it repeats a figure printed above (rounded), so it is not stored"
-                    .into(),
-            );
+            return Reading::Unread(LineError::SummaryLine);
         }
-        Reading::Unread("not a line of wolfCrypt's benchmark output".into())
+        Reading::Unread(LineError::NotBenchmarkOutput)
     }
 
     fn store(&mut self, number: usize, raw: &str, measured: Measured) {
@@ -304,11 +303,11 @@ impl Parser {
 }
 
 /// `"%sBenchmark %s failed: %d\n"` and `"%sBenchmark %s %s %d failed: %d\n"`.
-fn failure(line: &str) -> Option<String> {
+fn failure(line: &str) -> Option<LineError> {
     let start = line.find("Benchmark ")?;
     let rest = &line[start + "Benchmark ".len()..];
     let (what, code) = rest.rsplit_once(" failed: ")?;
-    Some(format!("wolfCrypt reported that {what} failed (error {code}); no figure is stored"))
+    Some(LineError::BenchmarkFailed { what: what.to_string(), code: code.to_string() })
 }
 
 /// The `-print` summary (`bench_stats_print`): `"%-16s%s %8.3f %s/s"` and
@@ -322,5 +321,4 @@ fn is_summary(tokens: &[&str]) -> bool {
 }
 
 #[cfg(test)]
-#[path = "../wolfcrypt_tests.rs"]
 mod tests;

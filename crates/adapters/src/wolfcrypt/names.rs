@@ -5,6 +5,7 @@
 use pqbench_types::{Algorithm, Operation};
 
 use super::VARIANT;
+use super::error::LineError;
 
 /// `ECC [      SECP256R1]` with its padding → `ECC [SECP256R1]`.
 pub(super) fn ecc_name(name: &str) -> String {
@@ -19,7 +20,7 @@ pub(super) fn ecc_name(name: &str) -> String {
 type Named = (Algorithm, Operation, Option<String>);
 
 /// pqbench's names for a symmetric line's description.
-pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
+pub(super) fn symmetric_name(description: &str) -> Result<Named, LineError> {
     use Algorithm::*;
     use Operation::*;
     // `bench_aes_aad_options_wrap` (`-no_aad`, `-aad_size`, `-all_aad`)
@@ -170,19 +171,22 @@ pub(super) fn symmetric_name(description: &str) -> Result<Named, String> {
         "AES-512-SIV-enc" => named(AesSivCmac512, Encrypt),
         "AES-512-SIV-dec" => named(AesSivCmac512, Decrypt),
         "AES-CBC" | "AES-CBC-enc" | "AES-CBC-dec" => {
-            Err(format!("wolfCrypt's {description} prints no key size, so it has no AES-128/192/256 name"))
+            Err(LineError::AesWithoutKeySize { description: description.to_string() })
         }
         "AES-128-CMAC" | "AES-256-CMAC" => Ok((AesCmac, Mac, Some(format!("wolfCrypt's {description}")))),
-        other => Err(format!("no pqbench name for wolfCrypt's {other}")),
+        other => Err(LineError::Unnamed { label: other.to_string() }),
     }
 }
 
 /// pqbench's names for an asymmetric line's name, strength and operation.
-pub(super) fn asymmetric_name(name: &str, strength: Option<u64>, operation: &str) -> Result<Named, String> {
+pub(super) fn asymmetric_name(
+    name: &str,
+    strength: Option<u64>,
+    operation: &str,
+) -> Result<Named, LineError> {
     use Algorithm::*;
     use Operation::*;
-    let unnamed =
-        || format!("no pqbench name for wolfCrypt's {}", super::asymmetric_label(name, strength, operation));
+    let unnamed = || LineError::Unnamed { label: super::asymmetric_label(name, strength, operation) };
     if strength.is_none() && name.to_ascii_lowercase().contains("_level") {
         return post_quantum_name(name, operation);
     }
@@ -222,7 +226,7 @@ pub(super) fn asymmetric_name(name: &str, strength: Option<u64>, operation: &str
         // Only a curve in brackets names its key without a strength.
         return match (family, curve) {
             ("ECC" | "ECDHE" | "ECDH" | "ECDSA", Some(_)) => ecc(family, curve, None, op, unnamed),
-            _ => Err("no key size or strength before the operation".into()),
+            _ => Err(LineError::NoStrength),
         };
     };
     match (family, strength) {
@@ -298,8 +302,8 @@ fn ecc(
     curve: Option<&str>,
     strength: Option<u64>,
     op: Operation,
-    unnamed: impl Fn() -> String,
-) -> Result<Named, String> {
+    unnamed: impl Fn() -> LineError,
+) -> Result<Named, LineError> {
     use Algorithm::*;
     use Operation::*;
     let what = unnamed;
@@ -335,12 +339,14 @@ fn ecc(
 /// `bench_stats_pq_asym_finish`'s names (wolfSSL 4.8–5.5 with liboqs or
 /// pqm4): `kyber_levelN` with `kg`/`ed`, `DILITHIUM_levelN` and the
 /// others with `sign`/`verify`; round 3, so never a FIPS name.
-fn post_quantum_name(name: &str, operation: &str) -> Result<Named, String> {
+fn post_quantum_name(name: &str, operation: &str) -> Result<Named, LineError> {
     use Algorithm::*;
     use Operation::*;
     let lower = name.to_ascii_lowercase();
-    let unnamed = |why: &str| format!("no pqbench name for wolfCrypt's {name} {operation}: {why}");
-    let Some((family, level)) = lower.rsplit_once("_level") else { return Err(unnamed("no level")) };
+    let label = || super::asymmetric_label(name, None, operation);
+    let Some((family, level)) = lower.rsplit_once("_level") else {
+        return Err(LineError::PostQuantumWithoutLevel { label: label() });
+    };
     let note = |what: &str| format!("{what} (pre-FIPS) level {level}, printed {name}");
     match (family, level, operation) {
         ("kyber", "1" | "3" | "5", "kg" | "ed") => {
@@ -364,9 +370,7 @@ fn post_quantum_name(name: &str, operation: &str) -> Result<Named, String> {
             let op = if operation == "sign" { Sign } else { Verify };
             Ok((algorithm, op, Some(note("Dilithium round 3"))))
         }
-        ("dilithium_aes", ..) => {
-            Err(unnamed("Dilithium's AES variant, which is neither ML-DSA nor the Dilithium pqbench names"))
-        }
+        ("dilithium_aes", ..) => Err(LineError::DilithiumAes { label: label() }),
         // liboqs's falcon_512 and falcon_1024 (`bench_pq_asym_opt`).
         ("falcon", "1" | "5", "sign" | "verify") => {
             let algorithm = if level == "1" { Falcon512 } else { Falcon1024 };
@@ -387,7 +391,7 @@ fn post_quantum_name(name: &str, operation: &str) -> Result<Named, String> {
             let op = if operation == "sign" { Sign } else { Verify };
             Ok((algorithm, op, Some(note("SPHINCS+ round 3"))))
         }
-        _ => Err(unnamed("not a post-quantum name benchmark.c prints")),
+        _ => Err(LineError::UnknownPostQuantum { label: label() }),
     }
 }
 
@@ -395,7 +399,7 @@ fn post_quantum_name(name: &str, operation: &str) -> Result<Named, String> {
 /// 0004fcc): the parameter set as the name, a size in bytes where the
 /// strength goes (the private key's for `gen`, the signature's for
 /// `sign`/`verify`), so the name alone says which key it is.
-fn xmss_name(name: &str, operation: &str, unnamed: impl Fn() -> String) -> Result<Named, String> {
+fn xmss_name(name: &str, operation: &str, unnamed: impl Fn() -> LineError) -> Result<Named, LineError> {
     use Algorithm::*;
     use Operation::*;
     let algorithm = match name {

@@ -4,6 +4,7 @@
 //! that may follow (cycles, duration statistics, the heap/stack suffix).
 
 use super::banner::Context;
+use super::error::{Figure, LineError, Rate};
 use super::names::ecc_name;
 use super::units::unit_scale;
 use super::{Figures, Identity, Measured};
@@ -11,7 +12,7 @@ use crate::number::{decimal, decimal_shifted, integer};
 
 /// Splits off the heap/stack suffix: `[heap 494 bytes (8 allocs), stack
 /// 1448 bytes]`, with or without the space before it, `(0allocs)` as well.
-fn split_memory(line: &str) -> Result<(&str, Figures), String> {
+fn split_memory(line: &str) -> Result<(&str, Figures), LineError> {
     let mut figures = Figures::default();
     let Some(open) = line.rfind('[') else { return Ok((line, figures)) };
     let inner = &line[open + 1..];
@@ -20,12 +21,12 @@ fn split_memory(line: &str) -> Result<(&str, Figures), String> {
         return Ok((line, figures));
     }
     let Some(inner) = inner.trim_end().strip_suffix(']') else {
-        return Err("the heap/stack suffix has no closing ']'".into());
+        return Err(LineError::UnclosedMemorySuffix);
     };
     for part in inner.split(',') {
         let cleaned = part.replace(['(', ')'], " ");
         let words: Vec<&str> = cleaned.split_whitespace().collect();
-        let bad = || format!("malformed heap/stack figure {:?}", part.trim());
+        let bad = || LineError::MalformedMemoryFigure { text: part.trim().to_string() };
         match words.as_slice() {
             ["heap", bytes, "bytes", allocs @ ..] => {
                 let allocs = match allocs {
@@ -48,10 +49,10 @@ fn split_memory(line: &str) -> Result<(&str, Figures), String> {
 
 /// A text line: symmetric (`... 9 MiB took 1.000 seconds, 8.521 MiB/s`) or
 /// asymmetric (`... 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec`).
-pub(super) fn text_line(line: &str, context: &Context) -> Result<Measured, String> {
+pub(super) fn text_line(line: &str, context: &Context) -> Result<Measured, LineError> {
     let (body, mut figures) = split_memory(line)?;
     let tokens: Vec<&str> = body.split_whitespace().collect();
-    let took = tokens.iter().position(|&t| t == "took").ok_or("no \"took\" before the heap/stack suffix")?;
+    let took = tokens.iter().position(|&t| t == "took").ok_or(LineError::NoTookBeforeMemory)?;
     let (head, tail) = (&tokens[..took], &tokens[took + 1..]);
     if head.last() == Some(&"ops") {
         asymmetric_text(&head[..head.len() - 1], tail, figures)
@@ -78,13 +79,13 @@ fn device_marker<'a>(name: &'a [&'a str]) -> (&'a [&'a str], Option<String>) {
 }
 
 /// The description before `amount unit took`, without its `HW`/`SW` marker.
-fn symmetric_label(head: &[&str]) -> Result<(String, Option<String>), String> {
+fn symmetric_label(head: &[&str]) -> Result<(String, Option<String>), LineError> {
     let Some(name) = head.len().checked_sub(2).map(|end| &head[..end]) else {
-        return Err("no amount and unit before \"took\"".into());
+        return Err(LineError::NoAmount);
     };
     let (name, variant) = device_marker(name);
     if name.is_empty() {
-        return Err("no algorithm name before the figures".into());
+        return Err(LineError::NoAlgorithmName);
     }
     Ok((name.join(" "), variant))
 }
@@ -94,7 +95,7 @@ fn symmetric_label(head: &[&str]) -> Result<(String, Option<String>), String> {
 /// gen` (a strength between them), `ECC [SECP256R1] key gen` (the curve's
 /// bracket closes the name), and `kyber_level1-kg` / `FALCON_level1 sign`
 /// (`bench_stats_pq_asym_finish`, a `_levelN` name and no strength).
-fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), String> {
+fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), LineError> {
     // The strength is the last number with a name before it and the
     // operation ("key gen", "sign", ...) after it.
     if let Some(at) = (1..words.len().saturating_sub(1)).rev().find(|&i| integer(words[i]).is_some()) {
@@ -122,7 +123,7 @@ fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), 
             _ => (name.to_string(), None, rest.join(" ")),
         });
     }
-    Err("no key size or strength before the operation".into())
+    Err(LineError::NoStrength)
 }
 
 fn symmetric_text(
@@ -130,29 +131,30 @@ fn symmetric_text(
     tail: &[&str],
     context: &Context,
     figures: &mut Figures,
-) -> Result<(), String> {
-    let [.., amount, unit] = head else { return Err("no amount and unit before \"took\"".into()) };
+) -> Result<(), LineError> {
+    let [.., amount, unit] = head else { return Err(LineError::NoAmount) };
     let mut cursor = Cursor(tail);
-    let seconds = cursor.number("the seconds after \"took\"")?;
+    let seconds = cursor.number(Figure::Seconds)?;
     match cursor.next() {
         Some("seconds,") => {}
-        Some("microseconds,") => {
-            return Err("printed in microseconds (BENCH_MICROSECOND), which pqbench does not read".into());
-        }
-        _ => return Err("no \"seconds,\" after the time".into()),
+        Some("microseconds,") => return Err(LineError::Microseconds),
+        _ => return Err(LineError::NoTimeUnit { expected: "seconds," }),
     }
-    let rate_text = cursor.next().ok_or("no rate after \"seconds,\"")?;
-    decimal(rate_text).ok_or_else(|| format!("malformed rate {rate_text:?}"))?;
-    let rate_unit = cursor.next().ok_or("no unit after the rate")?;
+    let rate_text = cursor.next().ok_or(LineError::NoRate)?;
+    decimal(rate_text).ok_or_else(|| LineError::MalformedRate { text: rate_text.to_string() })?;
+    let rate_unit = cursor.next().ok_or(LineError::NoRateUnit)?;
     let rate_unit = rate_unit.trim_end_matches(',');
     if rate_unit != format!("{unit}/s") {
-        return Err(format!("the rate's unit {rate_unit:?} is not the amount's {unit:?} per second"));
+        return Err(LineError::RateUnitMismatch {
+            rate_unit: rate_unit.to_string(),
+            amount_unit: unit.to_string(),
+        });
     }
-    decimal(amount).ok_or_else(|| format!("malformed amount {amount:?}"))?;
+    decimal(amount).ok_or_else(|| LineError::MalformedAmount { text: amount.to_string() })?;
     let scale = unit_scale(unit, context)?;
     figures.total_seconds = Some(seconds);
-    figures.bytes_per_sec =
-        Some(scale.bytes(rate_text).ok_or_else(|| format!("rate {rate_text} {unit}/s is out of range"))?);
+    let out_of_range = || LineError::RateOutOfRange { rate: rate_text.to_string(), unit: unit.to_string() };
+    figures.bytes_per_sec = Some(scale.bytes(rate_text).ok_or_else(out_of_range)?);
     figures.notes.push(format!("{amount} {unit} in {} s; {}", tail[0], scale.describe));
     symmetric_extras(&mut cursor, figures)?;
     Ok(())
@@ -160,25 +162,28 @@ fn symmetric_text(
 
 /// What follows a symmetric line's rate: `N cycles,`, `Cycles per byte =
 /// X`, the multi-value statistics.
-fn symmetric_extras(cursor: &mut Cursor, figures: &mut Figures) -> Result<(), String> {
+fn symmetric_extras(cursor: &mut Cursor, figures: &mut Figures) -> Result<(), LineError> {
     while let Some(token) = cursor.peek() {
         match token {
             "Cycles" => {
                 for word in ["Cycles", "per", "byte", "="] {
                     if cursor.next() != Some(word) {
-                        return Err("malformed \"Cycles per byte =\" clause".into());
+                        return Err(LineError::MalformedCyclesPerByteClause);
                     }
                 }
-                let text = cursor.next().ok_or("no figure after \"Cycles per byte =\"")?;
-                decimal(text).ok_or_else(|| format!("malformed cycles per byte {text:?}"))?;
+                let text = cursor.next().ok_or(LineError::NoCyclesPerByte)?;
+                decimal(text).ok_or_else(|| LineError::MalformedCyclesPerByte { text: text.to_string() })?;
                 figures.notes.push(format!("{text} cycles per byte (as printed)"));
             }
             "max" => multi_value_statistics(cursor, figures)?,
             _ => {
                 let text = cursor.next().unwrap_or_default();
-                let total = integer(text).ok_or_else(|| format!("unexpected {text:?} after the rate"))?;
+                let total = integer(text).ok_or_else(|| LineError::UnexpectedAfterRate {
+                    text: text.to_string(),
+                    rate: Rate::Throughput,
+                })?;
                 if cursor.next().map(|t| t.trim_end_matches(',')) != Some("cycles") {
-                    return Err("a number after the rate that is not followed by \"cycles\"".into());
+                    return Err(LineError::CountWithoutCycles { rate: Rate::Throughput });
                 }
                 figures.notes.push(format!("{total} cycles in total (as printed)"));
             }
@@ -187,33 +192,32 @@ fn symmetric_extras(cursor: &mut Cursor, figures: &mut Figures) -> Result<(), St
     Ok(())
 }
 
-fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result<Measured, String> {
+fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result<Measured, LineError> {
     let [name_and_operation @ .., count] = head else {
-        return Err("no operation count before \"ops took\"".into());
+        return Err(LineError::NoOperationCount);
     };
-    let iterations = integer(count).ok_or_else(|| format!("malformed operation count {count:?}"))?;
+    let iterations =
+        integer(count).ok_or_else(|| LineError::MalformedOperationCount { text: count.to_string() })?;
     let (name_and_operation, variant) = device_marker(name_and_operation);
     let (name, strength, operation) = asymmetric_identity(name_and_operation)?;
 
     let mut cursor = Cursor(tail);
-    figures.total_seconds = Some(cursor.number("the seconds after \"took\"")?);
+    figures.total_seconds = Some(cursor.number(Figure::Seconds)?);
     match cursor.next() {
         Some("sec,") => {}
-        Some("μsec,") => {
-            return Err("printed in microseconds (BENCH_MICROSECOND), which pqbench does not read".into());
-        }
-        _ => return Err("no \"sec,\" after the time".into()),
+        Some("μsec,") => return Err(LineError::Microseconds),
+        _ => return Err(LineError::NoTimeUnit { expected: "sec," }),
     }
     if cursor.peek() == Some("avg") {
         cursor.next();
-        figures.avg_ms = Some(cursor.number("the average after \"avg\"")?);
+        figures.avg_ms = Some(cursor.number(Figure::Average)?);
         if cursor.next() != Some("ms,") {
-            return Err("no \"ms,\" after the average".into());
+            return Err(LineError::NoAverageUnit);
         }
     }
-    figures.ops_per_sec = Some(cursor.number("the operations per second")?);
+    figures.ops_per_sec = Some(cursor.number(Figure::OpsPerSec)?);
     if cursor.next().map(|t| t.trim_end_matches(',')) != Some("ops/sec") {
-        return Err("no \"ops/sec\" after the rate".into());
+        return Err(LineError::NoOpsPerSec);
     }
     figures.iterations = Some(iterations);
     while let Some(token) = cursor.peek() {
@@ -222,9 +226,12 @@ fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result
             continue;
         }
         let text = cursor.next().unwrap_or_default();
-        let total = integer(text).ok_or_else(|| format!("unexpected {text:?} after ops/sec"))?;
+        let total = integer(text).ok_or_else(|| LineError::UnexpectedAfterRate {
+            text: text.to_string(),
+            rate: Rate::Operations,
+        })?;
         if cursor.next().map(|t| t.trim_end_matches(',')) != Some("cycles") {
-            return Err("a number after ops/sec that is not followed by \"cycles\"".into());
+            return Err(LineError::CountWithoutCycles { rate: Rate::Operations });
         }
         if iterations > 0 {
             figures.cycles_per_op = Some(total as f64 / iterations as f64);
@@ -237,18 +244,19 @@ fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result
 
 /// `", max duration %.3f s, min duration %.3f s, mean duration %.3f s, sd
 /// %.3f s"` (`bench_multi_value_stats`): the per-call spread, in seconds.
-fn multi_value_statistics(cursor: &mut Cursor, figures: &mut Figures) -> Result<(), String> {
+fn multi_value_statistics(cursor: &mut Cursor, figures: &mut Figures) -> Result<(), LineError> {
     for (word, field) in [("max", 0), ("min", 1), ("mean", 2), ("sd", 3)] {
         if cursor.next() != Some(word) {
-            return Err(format!("malformed duration statistics: no {word:?}"));
+            return Err(LineError::StatisticsWord { word });
         }
         if word != "sd" && cursor.next() != Some("duration") {
-            return Err("malformed duration statistics: no \"duration\"".into());
+            return Err(LineError::StatisticsWord { word: "duration" });
         }
-        let text = cursor.next().ok_or("malformed duration statistics: no figure")?;
-        let ms = decimal_shifted(text, 3).ok_or_else(|| format!("malformed duration {text:?}"))?;
+        let text = cursor.next().ok_or(LineError::StatisticsFigure)?;
+        let ms = decimal_shifted(text, 3)
+            .ok_or_else(|| LineError::MalformedDuration { text: text.to_string() })?;
         if cursor.next().map(|t| t.trim_end_matches(',')) != Some("s") {
-            return Err("malformed duration statistics: no unit \"s\"".into());
+            return Err(LineError::StatisticsUnit);
         }
         match field {
             0 => figures.max_ms = Some(ms),
@@ -274,8 +282,8 @@ impl<'a> Cursor<'a> {
         self.0.first().copied()
     }
 
-    fn number(&mut self, what: &str) -> Result<f64, String> {
-        let text = self.next().ok_or_else(|| format!("{what} is missing"))?;
-        decimal(text).ok_or_else(|| format!("malformed number {text:?} for {what}"))
+    fn number(&mut self, figure: Figure) -> Result<f64, LineError> {
+        let text = self.next().ok_or(LineError::MissingFigure { figure })?;
+        decimal(text).ok_or_else(|| LineError::MalformedNumber { text: text.to_string(), figure })
     }
 }

@@ -2,6 +2,7 @@
 //! how many bytes each stands for.
 
 use super::banner::Context;
+use super::error::LineError;
 use crate::number::{decimal, decimal_shifted};
 
 /// How a printed throughput unit turns into bytes.
@@ -24,7 +25,7 @@ impl Scale {
     }
 }
 
-pub(super) fn unit_scale(unit: &str, context: &Context) -> Result<Scale, String> {
+pub(super) fn unit_scale(unit: &str, context: &Context) -> Result<Scale, LineError> {
     let binary = |exponent: u32| Scale {
         binary: true,
         exponent,
@@ -53,6 +54,6 @@ pub(super) fn unit_scale(unit: &str, context: &Context) -> Result<Scale, String>
             scale.describe = format!("{} ({})", scale.describe, context.kmg_reason);
             scale
         }
-        other => return Err(format!("unknown throughput unit {other:?}")),
+        other => return Err(LineError::UnknownUnit { unit: other.to_string() }),
     })
 }

@@ -7,7 +7,7 @@
 use super::*;
 use crate::{BenchResult, UnreadLine};
 
-const EXCERPT: &str = include_str!("../../../tests/samples/pqm4-2025-excerpt.md");
+const EXCERPT: &str = include_str!("../../../../tests/samples/pqm4-2025-excerpt.md");
 
 fn group<'a>(log: &'a Log, implementation: &str) -> &'a [BenchResult] {
     &log.groups.iter().find(|g| g.implementation.as_deref() == Some(implementation)).unwrap().results
@@ -254,7 +254,7 @@ fn a_row_without_a_header_is_reported() {
 
 #[test]
 fn a_wolfcrypt_log_is_not_pqm4() {
-    let sample = include_str!("../../../tests/samples/wolfcrypt-stm32u585-memory.txt");
+    let sample = include_str!("../../../../tests/samples/wolfcrypt-stm32u585-memory.txt");
     assert_eq!(parse(sample, None), Err(ParseError::NothingRecognized { format: Format::Pqm4 }));
 }
 
