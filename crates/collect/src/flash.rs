@@ -81,7 +81,7 @@ pub async fn flash(boards: &Boards, id: &str, variant: &str) -> Result<Flashed, 
     watch.image_rebuilt(&path);
     let hello = confirm(&watched.port.path, build_id.as_deref(), CONFIRM_WAIT)
         .await
-        .map_err(|why| FlashError::NotConfirmed { image: path_text(&path), why })?;
+        .map_err(|why| FlashError::NotConfirmed { image: path_text(&path), why: why.to_string() })?;
     watch.answered(id, &watched.port, Answer::Firmware(hello)).await;
     Ok(Flashed { board: id.into(), image: path, build_id })
 }
@@ -134,12 +134,9 @@ pub async fn confirm(
     port: &std::path::Path,
     expected: Option<&str>,
     wait: Duration,
-) -> Result<pqbench_wire::Hello, String> {
+) -> Result<pqbench_wire::Hello, ConfirmError> {
     let deadline = tokio::time::Instant::now() + wait;
-    // The most telling answer so far: another build beats a port that was
-    // busy or failed, which beats silence (a board still restarting, or an
-    // attempt cut short by the deadline).
-    let mut last = (0, String::from("no pqbench firmware answered"));
+    let mut last = Heard::Nothing;
     while tokio::time::Instant::now() < deadline {
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         let heard = match ports::identify(port, left.min(ports::IDENTIFY_WAIT)).await {
@@ -148,21 +145,60 @@ pub async fn confirm(
                 if expected.is_none() || said.as_deref() == expected {
                     return Ok(hello);
                 }
-                let says = said.as_deref().unwrap_or("(none)");
-                (2, format!("the board says build {says}, not {}", expected.unwrap_or("(none)")))
+                Heard::OtherBuild { said, expected: expected.map(String::from) }
             }
-            Answer::NoFirmware => (0, String::from("no pqbench firmware answered")),
-            Answer::Busy(holder) => {
-                let holder = holder.map(|h| format!(" ({h})")).unwrap_or_default();
-                (1, format!("the port is held by another program{holder}"))
-            }
-            Answer::Failed(why) => (1, why),
+            Answer::NoFirmware => Heard::Nothing,
+            Answer::Busy(holder) => Heard::Busy { holder },
+            Answer::Failed(why) => Heard::Failed(why),
         };
-        if heard.0 >= last.0 {
+        if heard.rank() >= last.rank() {
             last = heard;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let last = last.1;
-    Err(format!("after {} s {last} on {}", wait.as_secs(), port.display()))
+    Err(ConfirmError { wait, heard: last, port: port.into() })
+}
+
+/// Why a board was not confirmed to run the image: the most telling
+/// answer its port gave within the wait.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("after {} s {heard} on {}", wait.as_secs(), port.display())]
+pub struct ConfirmError {
+    pub wait: Duration,
+    pub heard: Heard,
+    pub port: PathBuf,
+}
+
+/// What a port answered, short of the build expected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Heard {
+    #[error("no pqbench firmware answered")]
+    Nothing,
+    #[error("the port is held by another program{}", holder_text(holder))]
+    Busy { holder: Option<String> },
+    #[error("the board says build {}, not {}", or_none(said), or_none(expected))]
+    OtherBuild { said: Option<String>, expected: Option<String> },
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Heard {
+    /// How telling an answer is: another build beats a port that was busy
+    /// or failed, which beats silence (a board still restarting, or an
+    /// attempt cut short by the deadline).
+    fn rank(&self) -> u8 {
+        match self {
+            Heard::Nothing => 0,
+            Heard::Busy { .. } | Heard::Failed(_) => 1,
+            Heard::OtherBuild { .. } => 2,
+        }
+    }
+}
+
+fn holder_text(holder: &Option<String>) -> String {
+    holder.as_ref().map(|h| format!(" ({h})")).unwrap_or_default()
+}
+
+fn or_none(build: &Option<String>) -> &str {
+    build.as_deref().unwrap_or("(none)")
 }

@@ -101,22 +101,34 @@ pub struct NamedPort {
 
 impl NamedPort {
     /// `PATH` or `PATH=BOARD` (BOARD one of the catalogue's boards).
-    pub fn parse(text: &str) -> Result<NamedPort, String> {
+    pub fn parse(text: &str) -> Result<NamedPort, NamedPortError> {
         let (path, board) = match text.rsplit_once('=') {
             Some((path, board)) => {
-                let found = CatalogueBoard::by_firmware(board.trim()).ok_or_else(|| {
-                    let boards: Vec<_> = pqbench_boards::BOARDS.iter().map(|b| b.firmware).collect();
-                    format!("--serial {text:?}: no board {board:?}; the boards are {}", boards.join(", "))
-                })?;
+                let found = CatalogueBoard::by_firmware(board.trim())
+                    .ok_or_else(|| NamedPortError::UnknownBoard { text: text.into(), board: board.into() })?;
                 (path, Some(found))
             }
             None => (text, None),
         };
         if path.trim().is_empty() {
-            return Err(format!("--serial {text:?}: expected PATH or PATH=BOARD"));
+            return Err(NamedPortError::NoPath(text.into()));
         }
         Ok(NamedPort { path: PathBuf::from(path.trim()), board })
     }
+}
+
+/// Why a `--serial` argument was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NamedPortError {
+    #[error("--serial {text:?}: no board {board:?}; the boards are {}", catalogue_boards())]
+    UnknownBoard { text: String, board: String },
+    #[error("--serial {0:?}: expected PATH or PATH=BOARD")]
+    NoPath(String),
+}
+
+fn catalogue_boards() -> String {
+    let boards: Vec<_> = pqbench_boards::BOARDS.iter().map(|b| b.firmware).collect();
+    boards.join(", ")
 }
 
 /// Where to look for ports.
@@ -427,7 +439,9 @@ mod tests {
         assert_eq!(named.path, Path::new("/dev/ttyUSB0"));
         assert_eq!(named.board.map(|b| b.firmware), Some("nucleo-f446ze"));
         assert!(NamedPort::parse("/dev/ttyUSB0").unwrap().board.is_none());
-        assert!(NamedPort::parse("/dev/ttyUSB0=nucleo-h7").unwrap_err().contains("nucleo-f446ze"));
+        assert!(
+            NamedPort::parse("/dev/ttyUSB0=nucleo-h7").unwrap_err().to_string().contains("nucleo-f446ze")
+        );
         assert!(NamedPort::parse("=nucleo-f446ze").is_err());
     }
 

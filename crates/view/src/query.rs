@@ -150,13 +150,13 @@ impl ResultQuery {
         }
         let mut pairs: Vec<String> = Vec::new();
         for board in &self.boards {
-            pairs.push(format!("board={}", crate::percent_encode(board)));
+            pairs.push(format!("board={}", crate::link::percent_encode(board)));
         }
         if !self.sources.is_empty() {
             pairs.push(format!("source={}", list(&self.sources, |s| s.as_str().into())));
         }
         for build in &self.builds {
-            pairs.push(format!("build={}", crate::percent_encode(build)));
+            pairs.push(format!("build={}", crate::link::percent_encode(build)));
         }
         if !self.algorithms.is_empty() {
             pairs.push(format!("algorithm={}", list(&self.algorithms, |a| a.as_str().into())));
@@ -177,7 +177,8 @@ impl ResultQuery {
 /// A form field: `+` is a space, then percent escapes.
 fn form_decode(text: &str) -> Result<String, QueryError> {
     let spaced = text.replace('+', " ");
-    crate::percent_decode(&spaced).ok_or_else(|| QueryError::Malformed(format!("bad escape in {text:?}")))
+    crate::link::percent_decode(&spaced)
+        .ok_or_else(|| QueryError::Malformed(format!("bad escape in {text:?}")))
 }
 
 #[cfg(test)]

@@ -55,24 +55,22 @@ impl Model {
     pub const DEFAULTS: [Model; 2] = [Model::Percent { percent: 10.0 }, Model::Welch { alpha: 0.01 }];
 
     /// `percent`, `percent:5`, `welch`, `welch:0.01`.
-    pub fn parse(text: &str) -> Result<Model, String> {
+    pub fn parse(text: &str) -> Result<Model, ModelError> {
         let (name, value) = match text.split_once(':') {
             Some((name, value)) => (name, Some(value)),
             None => (text, None),
         };
-        let number = |default: f64, low: f64, high: f64| -> Result<f64, String> {
+        let number = |model: &'static str, default: f64, low: f64, high: f64| -> Result<f64, ModelError> {
             let Some(value) = value else { return Ok(default) };
             match value.parse::<f64>() {
                 Ok(v) if v > low && v < high => Ok(v),
-                _ => Err(format!(
-                    "{name}'s parameter must be a number above {low} and below {high}, not {value:?}"
-                )),
+                _ => Err(ModelError::BadParameter { model, low, high, value: value.into() }),
             }
         };
         match name {
-            "percent" => Ok(Model::Percent { percent: number(10.0, 0.0, 1e6)? }),
-            "welch" => Ok(Model::Welch { alpha: number(0.01, 0.0, 1.0)? }),
-            _ => Err(format!("unknown model {name:?}: choose percent[:P] or welch[:ALPHA]")),
+            "percent" => Ok(Model::Percent { percent: number("percent", 10.0, 0.0, 1e6)? }),
+            "welch" => Ok(Model::Welch { alpha: number("welch", 0.01, 0.0, 1.0)? }),
+            _ => Err(ModelError::Unknown(name.into())),
         }
     }
 
@@ -82,6 +80,15 @@ impl Model {
             Model::Welch { alpha } => format!("welch:{alpha}"),
         }
     }
+}
+
+/// Why a model's name in a query was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    #[error("{model}'s parameter must be a number above {low} and below {high}, not {value:?}")]
+    BadParameter { model: &'static str, low: f64, high: f64, value: String },
+    #[error("unknown model {0:?}: choose percent[:P] or welch[:ALPHA]")]
+    Unknown(String),
 }
 
 /// The lineage a run belongs to: runs with the same lineage measure the
@@ -422,5 +429,4 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "regressions_tests.rs"]
 mod tests;

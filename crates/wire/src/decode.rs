@@ -430,5 +430,4 @@ impl Fields<'_> {
 }
 
 #[cfg(test)]
-#[path = "decode_tests.rs"]
 mod tests;

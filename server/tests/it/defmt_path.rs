@@ -291,6 +291,7 @@ impl<P: AsyncWrite + Unpin> AsyncWrite for Tee<P> {
 struct Replay(std::vec::IntoIter<Vec<u8>>);
 
 impl Link for Replay {
+    type Error = String;
     async fn receive(&mut self) -> Result<Vec<u8>, String> {
         self.0.next().ok_or_else(|| "the recording ended".into())
     }

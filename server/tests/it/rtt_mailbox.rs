@@ -165,6 +165,7 @@ impl Board {
 /// The up channel as a collector's link: each call halts the board, drains
 /// the channel and lets the board run on, until there is something.
 impl Link for Board {
+    type Error = String;
     async fn receive(&mut self) -> Result<Vec<u8>, String> {
         loop {
             self.gdb.halt();

@@ -334,6 +334,7 @@ async fn extra_hellos_before_the_run_and_a_banner_before_the_first_hello_are_no_
 struct Chunks(std::vec::IntoIter<Vec<u8>>);
 
 impl pqbench_collect::collector::Link for Chunks {
+    type Error = String;
     async fn receive(&mut self) -> Result<Vec<u8>, String> {
         self.0.next().ok_or_else(|| "the recording ended".into())
     }

@@ -305,7 +305,8 @@ async fn a_flash_is_confirmed_by_the_build_id_the_board_says_after_restarting() 
     // The board still runs the old build: not confirmed, and the error says both.
     let old = Emulator::start(common::mps2(), &opt_s.path).await.unwrap();
     std::os::unix::fs::symlink(&old.console, &port).unwrap();
-    let refused = confirm(&port, opt_3.build_id.as_deref(), Duration::from_secs(8)).await.unwrap_err();
+    let refused =
+        confirm(&port, opt_3.build_id.as_deref(), Duration::from_secs(8)).await.unwrap_err().to_string();
     assert!(refused.contains(opt_s.build_id.as_deref().unwrap()), "{refused}");
     assert!(refused.contains(opt_3.build_id.as_deref().unwrap()), "{refused}");
     old.stop().await;

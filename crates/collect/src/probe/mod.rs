@@ -387,8 +387,8 @@ fn on_thread(
         }));
         let why = match ended {
             Ok(Ok(())) => return,
-            Ok(Err(e)) => e.to_string(),
-            Err(panic) => format!("probe-rs failed: {}", panic_message(&panic)),
+            Ok(Err(e)) => SessionError::Probe(e),
+            Err(panic) => SessionError::Panicked(panic_message(&panic)),
         };
         tracing::warn!(probe = name, "probe run failed: {why}");
         let _ = sender.blocking_send(Err(why));
@@ -404,14 +404,27 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
+/// Why a probe session sent no more of the board's bytes.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    #[error("probe-rs failed: {0}")]
+    Panicked(String),
+    #[error("the probe session ended")]
+    Ended,
+}
+
 /// The board's RTT bytes, as the blocking probe thread sends them.
-pub struct ProbeLink(mpsc::Receiver<Result<Vec<u8>, String>>);
+pub struct ProbeLink(mpsc::Receiver<Result<Vec<u8>, SessionError>>);
 
 impl Link for ProbeLink {
-    async fn receive(&mut self) -> Result<Vec<u8>, String> {
+    type Error = SessionError;
+
+    async fn receive(&mut self) -> Result<Vec<u8>, SessionError> {
         match self.0.recv().await {
             Some(chunk) => chunk,
-            None => Err("the probe session ended".into()),
+            None => Err(SessionError::Ended),
         }
     }
 }

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 
 use super::rtt::{self, UpChannel};
 use super::target::{DebugTarget, StoppedAt, TargetError};
-use super::{MAILBOX_CAPACITY, MAILBOX_SYMBOL, ProbeError, RTT_SYMBOL};
+use super::{MAILBOX_CAPACITY, MAILBOX_SYMBOL, ProbeError, RTT_SYMBOL, SessionError};
 use crate::image::FirmwareImage;
 
 /// How long the firmware may take from reset to an initialised RTT block.
@@ -30,7 +30,7 @@ const FIRST_BACKOFF: Duration = Duration::from_millis(10);
 
 /// Where a session sends the board's bytes, and at the end why it
 /// stopped if it stopped before the run did.
-pub type BoardBytes = mpsc::Sender<Result<Vec<u8>, String>>;
+pub type BoardBytes = mpsc::Sender<Result<Vec<u8>, SessionError>>;
 
 /// What a session counts as it goes, readable while it runs and after it
 /// failed: the runner writes it into the run's notes.

@@ -6,16 +6,31 @@
 //! short keeps what it measured (and its error says how many); every
 //! refused record is counted on the run.
 
+mod handshake;
+mod link;
+mod outcome;
+mod pace;
+mod restart;
+
+pub use link::{Link, PortError, SerialLink};
+pub use outcome::{Outcome, RESTARTED};
+pub use pace::{MAX_WAIT, SLOWEST_CALLS};
+pub use restart::BOOT_BANNER;
+
 use std::time::Duration;
 
-use pqbench_types::{Algorithm, BenchResult, Clock, Measuring, Operation, RunStatus, TickUnit};
+use pqbench_types::{Algorithm, BenchResult, Clock, Operation, TickUnit};
 use pqbench_wire::{Command, Event, Hello, Record, RunCommand};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::frames::FrameDecoder;
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
 use crate::timing_model::TimingModel;
+use handshake::{handshake, send};
+use outcome::Ending;
+use pace::Watch;
+use restart::BannerScan;
 
 /// What a run is doing, for progress bars and live views.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,15 +39,6 @@ pub enum Progress {
     Result(Box<BenchResult>),
     Rejected(String),
     Text(String),
-}
-
-/// How a collection ended.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub status: RunStatus,
-    pub error: Option<String>,
-    pub results: u32,
-    pub rejected: u32,
 }
 
 pub struct Collector {
@@ -76,61 +82,6 @@ impl From<&FirmwareImage> for ImageIdentity {
     }
 }
 
-/// Where a board's bytes come from once its run has started.
-#[allow(async_fn_in_trait)]
-pub trait Link {
-    /// The next bytes, or why no more will come.
-    async fn receive(&mut self) -> Result<Vec<u8>, String>;
-}
-
-/// A serial port (or a pseudo-terminal) as a link.
-pub struct SerialLink<'p, P>(pub &'p mut P);
-
-impl<P: AsyncRead + Unpin> Link for SerialLink<'_, P> {
-    async fn receive(&mut self) -> Result<Vec<u8>, String> {
-        let mut buf = [0u8; 1024];
-        match self.0.read(&mut buf).await {
-            Ok(0) => Err(PORT_CLOSED.into()),
-            Ok(n) => Ok(buf[..n].to_vec()),
-            Err(e) => Err(read_error(&e)),
-        }
-    }
-}
-
-/// A port whose far end went away: a USB board unplugged, or the emulator
-/// behind a pseudo-terminal stopped.
-const PORT_CLOSED: &str = "the serial port closed: the board is gone (unplugged, or its emulator stopped)";
-
-/// Why a read failed, for a person. A pseudo-terminal whose emulator died,
-/// or a USB port whose board was unplugged, fails reads with EIO, whose
-/// own text ("Input/output error") says nothing of what happened.
-fn read_error(e: &std::io::Error) -> String {
-    if e.raw_os_error() == Some(libc::EIO) {
-        format!("{PORT_CLOSED} ({e})")
-    } else {
-        format!("reading the serial port: {e}")
-    }
-}
-
-/// The start of the line the bundled firmware writes when it boots
-/// (`firmware/src/report/text.rs`, and `frames.rs` for defmt). Once the
-/// board has answered `hello`, seeing it again means the board restarted.
-pub const BOOT_BANNER: &str = "pqbench firmware on ";
-
-/// The error of a run whose board restarted before it ended.
-pub const RESTARTED: &str = "the board restarted mid-run";
-
-/// How many times the time of a beat and the slowest call so far the host
-/// waits after a `measuring` record: a call may take longer than the
-/// slowest before it (a key generation's search, an interrupt), and the
-/// board's pace may drop (an emulator on a busy host).
-pub const SLOWEST_CALLS: f64 = 3.0;
-
-/// The longest wait a `measuring` record can set: a board whose call is
-/// said to take longer is taken for dead anyway, so a wrong figure in a
-/// record cannot hold a board for ever.
-pub const MAX_WAIT: Duration = Duration::from_secs(3600);
-
 impl Collector {
     /// Collects a run wherever `recorder` keeps it.
     pub fn to(recorder: SharedRecorder) -> Self {
@@ -156,7 +107,7 @@ impl Collector {
     ) -> Result<Outcome, RecordError> {
         let mut state = State::default();
         let ending = match handshake(port, decoder).await {
-            Err(why) => Ending::Lost(why),
+            Err(why) => Ending::Lost(why.to_string()),
             Ok(()) => match send(port, &Command::Run(command).to_string()).await {
                 Err(e) => Ending::Lost(format!("could not send the run command: {e}")),
                 Ok(()) => {
@@ -216,7 +167,7 @@ impl Collector {
                         format!("the board sent nothing for {silent} s")
                     }));
                 }
-                Ok(Err(why)) => return Ok(Ending::Lost(why)),
+                Ok(Err(why)) => return Ok(Ending::Lost(why.to_string())),
                 Ok(Ok(bytes)) => bytes,
             };
             // Only a banner after the board answered: one before is its boot.
@@ -351,32 +302,6 @@ impl Collector {
         Ok(None)
     }
 
-    /// How long to wait for the next record after `status`, the board
-    /// keeping `pace` ticks per second of this host's time.
-    ///
-    /// The board speaks again between calls once another `beat_ms` of its
-    /// time has been timed, so at most a beat and one call (or batch) from
-    /// now. A call's length is known only by the slowest so far, and board
-    /// time is not this host's (an emulated board runs at its host's pace,
-    /// a real one at its clock's), so the wait is [`SLOWEST_CALLS`] times
-    /// a beat and the slowest call at the pace the board is seen to keep,
-    /// and never less than [`silence`](Self::silence) nor more than
-    /// [`MAX_WAIT`]. Once the record after it has come, the wait is
-    /// `silence` again.
-    ///
-    /// This rather than raising the limit by what the board says it will
-    /// measure: an operation runs for at least `min_time_ms` and at least
-    /// `min_iterations` calls, whichever is longer, so the board cannot say
-    /// in advance how long it will be silent, and one slow call can outlast
-    /// any fixed limit. Beats keep the limit about silence, however long
-    /// the operation.
-    pub fn wait_after(&self, status: &Measuring, clock: &Clock, pace: f64) -> Duration {
-        let beat = f64::from(status.beat_ms) / 1000.0 * clock.ticks_per_second as f64;
-        let board_seconds = (beat + status.slowest_ticks as f64) / pace;
-        let wait = Duration::try_from_secs_f64(SLOWEST_CALLS * board_seconds).unwrap_or(MAX_WAIT);
-        wait.clamp(self.silence, MAX_WAIT.max(self.silence))
-    }
-
     /// Why the board's records must be refused, if the board runs another
     /// build than the image the host holds: figures would be stored against
     /// the wrong build, and a defmt stream decoded with the wrong table.
@@ -409,54 +334,6 @@ impl Collector {
     }
 }
 
-async fn send<P: AsyncWrite + Unpin>(port: &mut P, line: &str) -> std::io::Result<()> {
-    port.write_all(line.as_bytes()).await?;
-    port.flush().await
-}
-
-/// How often, and for how long, the host says `hello` before giving up.
-const HANDSHAKE_ATTEMPTS: u32 = 20;
-const HANDSHAKE_WAIT: Duration = Duration::from_millis(500);
-
-/// Says `hello` until the board answers with its `hello` record. A board
-/// may still be booting when the port opens (a chip's UART drops what
-/// arrives before it is enabled), so a run command sent at once can be
-/// lost without a trace; an answered `hello` shows the board is listening.
-async fn handshake<P: AsyncRead + AsyncWrite + Unpin>(
-    port: &mut P,
-    decoder: &mut dyn FrameDecoder,
-) -> Result<(), String> {
-    let mut buf = [0u8; 1024];
-    let mut refused = 0;
-    for _ in 0..HANDSHAKE_ATTEMPTS {
-        send(port, &Command::Hello.to_string()).await.map_err(|e| format!("writing to the board: {e}"))?;
-        let deadline = tokio::time::Instant::now() + HANDSHAKE_WAIT;
-        while let Ok(read) = tokio::time::timeout_at(deadline, port.read(&mut buf)).await {
-            match read {
-                Ok(0) => return Err(PORT_CLOSED.into()),
-                Ok(n) => {
-                    for event in decoder.push(&buf[..n]) {
-                        match event {
-                            Event::Record(Record::Hello(_)) => return Ok(()),
-                            Event::Rejected(_) => refused += 1,
-                            _ => {}
-                        }
-                    }
-                }
-                Err(e) => return Err(read_error(&e)),
-            }
-        }
-    }
-    let waited = (HANDSHAKE_WAIT * HANDSHAKE_ATTEMPTS).as_secs();
-    if refused > 0 {
-        return Err(format!(
-            "the board answers, but none of its records could be read in {waited} s ({refused} refused): \
-             is the image the host decodes with the one the board runs?"
-        ));
-    }
-    Err(format!("the board did not answer hello within {waited} s"))
-}
-
 #[derive(Default)]
 struct State {
     clock: Option<Clock>,
@@ -479,110 +356,5 @@ struct State {
     wait: Option<Duration>,
 }
 
-/// The operation being measured, and when its last `measuring` record came.
-struct Watch {
-    algorithm: Algorithm,
-    operation: Operation,
-    /// When the last `measuring` record arrived, and its `elapsed`.
-    last: Option<(tokio::time::Instant, u64)>,
-}
-
-impl Watch {
-    fn is(&self, status: &Measuring) -> bool {
-        (self.algorithm, self.operation) == (status.algorithm, status.operation)
-    }
-
-    /// Board ticks per second of this host's time since the last record of
-    /// this operation. It counts the timed ticks only, over a host time
-    /// that also holds the board's untimed work and the records' transfer:
-    /// a pace a little slow, so a wait a little long, never short.
-    fn pace(&self, status: &Measuring, now: tokio::time::Instant) -> Option<f64> {
-        let (then, elapsed) = self.last?;
-        let ticks = status.elapsed_ticks.checked_sub(elapsed).filter(|&t| t > 0)?;
-        let seconds = now.duration_since(then).as_secs_f64();
-        (seconds > 0.0).then(|| ticks as f64 / seconds)
-    }
-}
-
-/// Finds [`BOOT_BANNER`] in a byte stream, across the chunks it comes in.
-#[derive(Default)]
-struct BannerScan {
-    /// The end of the previous chunk, which may hold the banner's start.
-    tail: Vec<u8>,
-}
-
-impl BannerScan {
-    /// Whether the banner ends in these bytes.
-    fn scan(&mut self, bytes: &[u8]) -> bool {
-        let banner = BOOT_BANNER.as_bytes();
-        self.tail.extend_from_slice(bytes);
-        let found = self.tail.windows(banner.len()).any(|w| w == banner);
-        let keep = self.tail.len().min(banner.len() - 1);
-        self.tail.drain(..self.tail.len() - keep);
-        found
-    }
-}
-
-enum Ending {
-    Ended {
-        reported: u32,
-    },
-    BoardError(String),
-    /// The host will not take the board's records: the reason.
-    Refused(String),
-    Lost(String),
-    /// The board booted again (a reset, a watchdog, a brown-out): the run
-    /// it was making is gone, and nothing more of it will come.
-    Restarted,
-}
-
-impl State {
-    fn outcome(&self, ending: Ending) -> Outcome {
-        let (status, error) = match ending {
-            Ending::Ended { reported }
-                if reported == self.stored
-                    && self.rejected == 0
-                    && self.expected.is_none_or(|planned| planned == reported) =>
-            {
-                (RunStatus::Complete, None)
-            }
-            Ending::Ended { reported } => (
-                RunStatus::Incomplete,
-                Some(format!(
-                    "the board reported {reported} results, {} arrived intact ({} records refused)",
-                    self.stored, self.rejected
-                )),
-            ),
-            Ending::BoardError(message) => {
-                (RunStatus::Failed, Some(format!("the board said: {message}{}", self.kept())))
-            }
-            // Failed, not incomplete: `incomplete` is a run the board
-            // finished whose records were damaged on the way; here the board
-            // never finished, as when it fails or goes away. What it stored
-            // before is kept, and the error says how much.
-            Ending::Restarted => (RunStatus::Failed, Some(format!("{RESTARTED}{}", self.kept()))),
-            Ending::Lost(why) => (RunStatus::Failed, Some(format!("{why}{}", self.kept()))),
-            Ending::Refused(why) => (RunStatus::Failed, Some(why)),
-        };
-        Outcome { status, error, results: self.stored, rejected: self.rejected }
-    }
-
-    /// What a run cut short keeps, to follow its reason: nothing when it
-    /// stored and refused nothing.
-    fn kept(&self) -> String {
-        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        match (self.stored, self.rejected) {
-            (0, 0) => String::new(),
-            (stored, 0) => format!("; {} kept", plural(stored, "result", "results")),
-            (stored, rejected) => format!(
-                "; {} kept, {} refused",
-                plural(stored, "result", "results"),
-                plural(rejected, "record", "records")
-            ),
-        }
-    }
-}
-
 #[cfg(test)]
-#[path = "collector_tests.rs"]
 mod tests;

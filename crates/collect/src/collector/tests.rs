@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use pqbench_types::{Build, Measurement, Status};
+use pqbench_types::{Build, Measurement, Measuring, RunStatus, Status};
 use pqbench_wire::{Decoder, RecordWriter, write_measurement, write_measuring};
 use tokio::time::Instant;
 
@@ -50,7 +50,9 @@ impl Recorder for Counting {
 struct Scripted(VecDeque<(Duration, Vec<u8>)>);
 
 impl Link for Scripted {
-    async fn receive(&mut self) -> Result<Vec<u8>, String> {
+    type Error = std::convert::Infallible;
+
+    async fn receive(&mut self) -> Result<Vec<u8>, Self::Error> {
         match self.0.pop_front() {
             Some((pause, bytes)) => {
                 tokio::time::sleep(pause).await;

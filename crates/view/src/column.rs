@@ -1,0 +1,110 @@
+//! The columns a table of results has, each row's figure in them, and a
+//! table's order by one of them.
+
+use serde::{Deserialize, Serialize};
+
+use pqbench_types::BenchResult;
+
+/// A column a table can be sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Column {
+    OpsPerSec,
+    AvgMs,
+    CyclesPerOp,
+    /// The emulator's Cortex-M4 timing model's estimate: a column of its
+    /// own, so that no estimate sits among counted cycles.
+    ModelCycles,
+    MinMs,
+    MedianMs,
+    MaxMs,
+    HeapBytes,
+    HeapAllocs,
+    StackBytes,
+    BytesPerSec,
+    CodeBytes,
+}
+
+impl Column {
+    pub const ALL: &'static [Column] = &[
+        Column::OpsPerSec,
+        Column::AvgMs,
+        Column::CyclesPerOp,
+        Column::ModelCycles,
+        Column::MinMs,
+        Column::MedianMs,
+        Column::MaxMs,
+        Column::HeapBytes,
+        Column::HeapAllocs,
+        Column::StackBytes,
+        Column::BytesPerSec,
+        Column::CodeBytes,
+    ];
+
+    /// The result field's name in the API (and the table's `data-field`).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Column::OpsPerSec => "ops_per_sec",
+            Column::AvgMs => "avg_ms",
+            Column::CyclesPerOp => "cycles_per_op",
+            Column::ModelCycles => "model_cycles_per_op",
+            Column::MinMs => "min_ms",
+            Column::MedianMs => "median_ms",
+            Column::MaxMs => "max_ms",
+            Column::HeapBytes => "heap_bytes",
+            Column::HeapAllocs => "heap_allocs",
+            Column::StackBytes => "stack_bytes",
+            Column::BytesPerSec => "bytes_per_sec",
+            Column::CodeBytes => "code_bytes",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Column> {
+        Column::ALL.iter().copied().find(|c| c.key() == key)
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Column::OpsPerSec => "ops/s",
+            Column::AvgMs => "Average",
+            // Each cell names its unit: cycles on a chip, instructions on
+            // an emulator; a clock of time has none.
+            Column::CyclesPerOp => "Cycles or instr./op",
+            Column::ModelCycles => "Cycles/op, estimated (M4 model)",
+            Column::MinMs => "Min",
+            Column::MedianMs => "Median",
+            Column::MaxMs => "Max",
+            Column::HeapBytes => "Heap",
+            Column::HeapAllocs => "Allocs",
+            Column::StackBytes => "Stack",
+            Column::BytesPerSec => "Throughput",
+            Column::CodeBytes => "Code",
+        }
+    }
+
+    /// The row's figure in this column, if it has one.
+    pub fn value(self, r: &BenchResult) -> Option<f64> {
+        let integer = |v: Option<u64>| v.map(|v| v as f64);
+        match self {
+            Column::OpsPerSec => r.ops_per_sec,
+            Column::AvgMs => r.avg_ms,
+            Column::CyclesPerOp => r.cycles_per_op,
+            Column::ModelCycles => r.model.as_ref().map(|model| model.cycles_per_op),
+            Column::MinMs => r.min_ms,
+            Column::MedianMs => r.median_ms,
+            Column::MaxMs => r.max_ms,
+            Column::HeapBytes => integer(r.heap_bytes),
+            Column::HeapAllocs => integer(r.heap_allocs),
+            Column::StackBytes => integer(r.stack_bytes),
+            Column::BytesPerSec => r.bytes_per_sec,
+            Column::CodeBytes => integer(r.code_bytes),
+        }
+    }
+}
+
+/// A table's order: `None` in a [`View`] keeps the suite's own order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sort {
+    pub column: Column,
+    pub descending: bool,
+}
