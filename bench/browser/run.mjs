@@ -8,7 +8,7 @@
 // Usage: PQBENCH_BIN=... PQBENCH_DIST=... node run.mjs [--rounds N] [--min-time-ms 1000|200]
 import { launchBrowser, startServer } from '../../tests/e2e/harness.mjs';
 
-// The dashboard's choices of time per operation (web/src/browser_run.rs).
+// The dashboard's choices of time per operation (web/src/context.rs).
 const TIMES = [1000, 200];
 const IMPLEMENTATIONS = ['wasm', 'webcrypto', 'noble', 'liboqs'];
 // The engine names BENCHMARKS.md's table reads, by build.

@@ -1,48 +1,34 @@
 //! The pqbench dashboard: boards to run, runs to pick, a run's results, and
 //! a run of the suite in this browser. Client-side rendered; all data comes
-//! from the server's JSON API (`/api/...`).
+//! from the server's JSON API (`/api/...`, every endpoint a function of
+//! `api`).
 //!
 //! This file is the app and its routes, one page each (`routes/`): the
 //! matrix at `/`, the boards to run and watch, the runs, a run, a
 //! comparison, an import, and a shared report at `/reports/<id>`. A page's
-//! view is in the address bar's query, so every view is a link. Each
-//! section is a module of its own; what they share (the view, the open run,
-//! the runs, the error banner) is in context.
+//! view is in the address bar's query, so every view is a link. The
+//! sections more than one page shows are in `components/`; what they share
+//! (the view, the open run, the runs, the error banner) is in context
+//! (`context`).
 
-mod alert;
 mod api;
-mod boards;
-mod browser_run;
-mod chart;
 mod components;
-mod events;
-mod field;
-/// Figures as people read them, shared with the server's charts.
-use pqbench_view::format;
-mod history;
-mod import;
-mod matrix;
-mod matrix_controls;
-mod open;
-mod pair;
+mod context;
+mod routes;
+mod worker;
+
 /// Regression verdicts in words, shared with the server's badges.
 use pqbench_api::verdicts as regression;
-mod results;
-mod routes;
-mod runs;
-mod share;
-mod shown;
-mod worker;
+/// Figures as people read them, shared with the server's charts.
+use pqbench_view::format;
 
 use leptos::prelude::*;
 use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 use wasm_bindgen::prelude::*;
 
-use alert::{Alert, ErrorBanner};
-use boards::BoardRunState;
-use browser_run::BrowserRunState;
-use open::OpenRun;
+use components::ErrorBanner;
+use context::{Alert, BoardRunState, BrowserRunState, OpenRun, RunList};
 use routes::boards::BoardsPage;
 use routes::compare::ComparePage;
 use routes::home::HomePage;
@@ -50,7 +36,6 @@ use routes::import::ImportPage;
 use routes::report::ReportPage;
 use routes::run::RunPage;
 use routes::runs::RunsPage;
-use runs::RunList;
 
 #[wasm_bindgen(start)]
 pub fn main() {

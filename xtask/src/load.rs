@@ -245,7 +245,7 @@ fn measure(
     let report = report["id"].as_str().context("no report id")?.to_string();
     let compare = compared.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
     // As the dashboard asks: its history shows a board's newest 200 runs
-    // (`HISTORY_RUNS` in web/src/lib.rs), a comparison every row.
+    // (`HISTORY_RUNS` in web/src/components/history.rs), a comparison every row.
     let history = format!("/api/results?board={board}&algorithm=ML-KEM-768&operation=keygen&limit=200");
     let scenarios = [
         ("history of one operation on one board", history.clone()),
@@ -379,7 +379,7 @@ mod dashboard_requests {
     /// The history the benchmark asks for is the one the dashboard asks for.
     #[test]
     fn the_history_limit_is_the_dashboards() {
-        let web = include_str!("../../web/src/history.rs");
+        let web = include_str!("../../web/src/components/history.rs");
         assert!(web.contains("const HISTORY_RUNS: u32 = 200;"));
         assert!(include_str!("load.rs").contains("operation=keygen&limit=200\""));
     }

@@ -1,10 +1,13 @@
 //! One filter over a closed set of names (families, algorithms,
 //! operations): a `<select>` of "All" and every name, editing the view's
 //! list of that name. A list holds one name or none from here; a link may
-//! hold more, and then the first is the one the list shows.
+//! hold more, and then the first is the one the list shows. And the three
+//! of them together, as a run's results and the matrix filter their rows.
 
 use leptos::prelude::*;
 use pqbench_types::{Algorithm, Family, Operation};
+
+use crate::context::Shown;
 
 /// A closed set of names: every value, in its order, each with its one
 /// spelling (links, the API) and what a person reads for it.
@@ -75,5 +78,44 @@ pub fn FilterSelect<T: Name>(
                     .collect_view()}
             </select>
         </label>
+    }
+}
+
+/// The filters over the results and a comparison: family, algorithm,
+/// operation.
+#[component]
+pub fn Filters() -> impl IntoView {
+    let shown = expect_context::<Shown>();
+    let disabled = shown.read_only();
+    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
+    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
+    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
+    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
+    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
+    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
+    view! {
+        <div class="filters">
+            <FilterSelect
+                id="filter-family"
+                label="Family"
+                chosen=families
+                on_choose=choose_families
+                disabled
+            />
+            <FilterSelect
+                id="filter-algorithm"
+                label="Algorithm"
+                chosen=algorithms
+                on_choose=choose_algorithms
+                disabled
+            />
+            <FilterSelect
+                id="filter-operation"
+                label="Operation"
+                chosen=operations
+                on_choose=choose_operations
+                disabled
+            />
+        </div>
     }
 }

@@ -1,11 +1,28 @@
-//! Pieces the sections share: the table in its scrolling box, the filter
-//! over a set of names, a section's message in place of its content, and
-//! the badge of a run that did not complete.
+//! The sections and pieces pages are made of: the matrix (with its
+//! controls and its pair), a run's results, an operation's history, the
+//! browser run, the error banner, "Share", the charts, the table in its
+//! scrolling box, the filters over sets of names, a section's message in
+//! place of its content, and the badge of a run that did not complete.
 
+mod browser_run;
+mod chart;
+mod error_banner;
 mod filter;
+mod history;
+mod matrix;
+mod matrix_controls;
+mod matrix_pair;
+mod results;
+mod share;
 mod table;
 
-pub use filter::{FilterSelect, Name};
+pub use browser_run::BrowserRun;
+pub use error_banner::ErrorBanner;
+pub use filter::Filters;
+pub use history::History;
+pub use matrix::Matrix;
+pub use results::Results;
+pub use share::Share;
 pub use table::Table;
 
 use leptos::prelude::*;

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use pqbench_view::View;
 
-use crate::matrix::Matrix;
-use crate::shown::Shown;
+use crate::components::Matrix;
+use crate::context::Shown;
 
 #[component]
 pub fn ComparePage() -> impl IntoView {

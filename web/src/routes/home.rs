@@ -8,8 +8,8 @@ use leptos_router::NavigateOptions;
 use leptos_router::hooks::{use_location, use_navigate};
 use pqbench_view::View;
 
-use crate::matrix::Matrix;
-use crate::shown::Shown;
+use crate::components::Matrix;
+use crate::context::Shown;
 
 #[component]
 pub fn HomePage() -> impl IntoView {

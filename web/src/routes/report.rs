@@ -7,13 +7,9 @@ use leptos_router::hooks::use_params_map;
 use pqbench_api::Report;
 use pqbench_view::View;
 
-use crate::alert::Alert;
 use crate::api;
-use crate::components::muted;
-use crate::history::History;
-use crate::matrix::Matrix;
-use crate::results::Results;
-use crate::shown::Shown;
+use crate::components::{History, Matrix, Results, muted};
+use crate::context::{Alert, Shown};
 
 #[component]
 pub fn ReportPage() -> impl IntoView {
@@ -22,10 +18,7 @@ pub fn ReportPage() -> impl IntoView {
     let id = Memo::new(move |_| params.with(|params| params.get("id").unwrap_or_default()));
     let report = LocalResource::new(move || {
         let id = id.get();
-        async move {
-            let path = format!("/api/reports/{}", js_sys::encode_uri_component(&id));
-            alert.check(api::get::<Report>(&path).await)
-        }
+        async move { alert.check(api::report(&id).await) }
     });
     let view = Memo::new(move |_| report.get().flatten().map(|report| report.view).unwrap_or_default());
     provide_context(Shown::report(view.into()));

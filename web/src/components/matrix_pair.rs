@@ -12,9 +12,9 @@ use pqbench_api::MatrixColumn;
 use pqbench_view::Column;
 use pqbench_view::matrix::{self, Cost, Likeness, MatrixRow, MatrixView};
 
+use super::matrix::{cell_view, column_label, figure_label, is_emulated_column};
 use crate::components::Table;
 use crate::format;
-use crate::matrix::{cell_view, column_label, figure_label, is_emulated_column};
 
 /// The figures set side by side: what an operation costs in time, in work
 /// and in memory.

@@ -3,12 +3,11 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_api::{NewReport, ReportCreated};
+use pqbench_api::NewReport;
 use pqbench_view::View;
 
-use crate::alert::Alert;
 use crate::api;
-use crate::shown::Shown;
+use crate::context::{Alert, Shown};
 
 /// `prepare` makes the view to save from the shown one (a matrix pins the
 /// runs it shows, so that the report shows them tomorrow too).
@@ -24,7 +23,7 @@ pub fn Share(#[prop(optional)] prepare: Option<Callback<View, View>>) -> impl In
             None => view,
         };
         spawn_local(async move {
-            let created = api::post::<_, ReportCreated>("/api/reports", &NewReport { view }).await;
+            let created = api::create_report(&NewReport { view }).await;
             if let Some(created) = alert.check(created) {
                 link.set(Some(absolute(&created.url)));
             }

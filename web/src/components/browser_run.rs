@@ -11,82 +11,13 @@ use leptos::task::spawn_local;
 use pqbench_api::Created;
 use pqbench_types::Algorithm;
 
-use crate::alert::Alert;
-use crate::boards::POST_QUANTUM;
-use crate::open::OpenRun;
-use crate::runs::RunList;
+use crate::context::{
+    Alert, BROWSER_SUITES, BROWSER_TIMES, BrowserRunState, IMPLEMENTATIONS, OpenRun, POST_QUANTUM, RunList,
+};
 use crate::{api, worker};
 
 /// The page a browser run starts on, which its first run's page replaces.
 const PAGE: &str = "/boards";
-
-/// What a browser run can measure: (key, label, algorithms; none = all).
-const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
-    ("post-quantum", "ML-KEM and ML-DSA, every level", POST_QUANTUM),
-    // The levels a web developer picks, and the quickest whole comparison:
-    // every implementation has both (WebCrypto in Chromium lacks ML-KEM-512).
-    ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
-    ("with-classical", "ML-KEM and ML-DSA with the classical baselines", WITH_CLASSICAL),
-    ("whole", "The whole suite", &[]),
-];
-
-const WITH_CLASSICAL: &[Algorithm] = &[
-    Algorithm::MlKem512,
-    Algorithm::MlKem768,
-    Algorithm::MlKem1024,
-    Algorithm::MlDsa44,
-    Algorithm::MlDsa65,
-    Algorithm::MlDsa87,
-    Algorithm::Rsa2048,
-    Algorithm::EcdsaP256,
-    Algorithm::EcdhP256,
-    Algorithm::X25519,
-    Algorithm::Ed25519,
-    Algorithm::Aes128Gcm,
-    Algorithm::Sha256,
-];
-
-/// What a browser run can measure: (key, label). `wasm` is the suite
-/// itself; the others are measured by the peers' worker on the ML-KEM and
-/// ML-DSA levels of the chosen suite. All are chosen at first.
-const IMPLEMENTATIONS: &[(&str, &str)] = &[
-    ("wasm", "pqbench (wasm)"),
-    ("webcrypto", "this browser's WebCrypto"),
-    ("noble", "@noble/post-quantum"),
-    ("liboqs", "@oqs/liboqs-js"),
-];
-
-/// Time given to each operation: (ms, label). The first is the default,
-/// the suite's own, so figures settle.
-const BROWSER_TIMES: &[(u32, &str)] = &[(1000, "1 s per operation"), (200, "0.2 s per operation")];
-
-/// A browser run in flight and its settings. Kept in context above the
-/// routes: the worker goes on while its user reads another page, and the
-/// page shows its progress again on their return.
-#[derive(Clone, Copy)]
-pub struct BrowserRunState {
-    suite: RwSignal<String>,
-    time_ms: RwSignal<u32>,
-    status: RwSignal<String>,
-    step: RwSignal<Option<worker::Step>>,
-    busy: RwSignal<bool>,
-    cancel: StoredValue<Option<oneshot::Sender<()>>>,
-    chosen: RwSignal<Vec<&'static str>>,
-}
-
-impl BrowserRunState {
-    pub fn new() -> Self {
-        BrowserRunState {
-            suite: RwSignal::new(BROWSER_SUITES[0].0.to_owned()),
-            time_ms: RwSignal::new(BROWSER_TIMES[0].0),
-            status: RwSignal::new(String::new()),
-            step: RwSignal::new(None),
-            busy: RwSignal::new(false),
-            cancel: StoredValue::new(None),
-            chosen: RwSignal::new(IMPLEMENTATIONS.iter().map(|(key, _)| *key).collect()),
-        }
-    }
-}
 
 #[component]
 pub fn BrowserRun() -> impl IntoView {
@@ -152,7 +83,7 @@ pub fn BrowserRun() -> impl IntoView {
                     Err(why) => problems.push(format!("{label}: {why}")),
                     Ok(upload) => {
                         status.set(format!("{label}: uploading…"));
-                        match api::post_json_text::<Created>("/api/uploads", upload).await {
+                        match api::upload(upload).await {
                             Ok(Created { id }) => stored.push(id),
                             Err(why) => problems.push(format!("{label}: {why}")),
                         }
@@ -315,6 +246,7 @@ fn describe_step(step: &worker::Step, elapsed_ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::context::WITH_CLASSICAL;
 
     #[test]
     fn the_other_implementations_get_the_suite_s_ml_kem_and_ml_dsa_levels() {

@@ -3,15 +3,13 @@
 
 use leptos::either::Either;
 use leptos::prelude::*;
-use pqbench_types::{Algorithm, BenchResult, Family, MODEL_CYCLES_UNIT, ModelEstimate, Operation, Status};
+use pqbench_types::{BenchResult, MODEL_CYCLES_UNIT, ModelEstimate, Status};
 use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp};
 
-use crate::alert::Alert;
-use crate::components::{FilterSelect, Table, muted};
-use crate::runs::RunList;
-use crate::share::Share;
-use crate::shown::Shown;
-use crate::{api, chart, format};
+use super::chart;
+use crate::components::{Filters, Share, Table, muted};
+use crate::context::{Alert, RunList, Shown};
+use crate::{api, format};
 
 #[component]
 pub fn Results() -> impl IntoView {
@@ -24,7 +22,7 @@ pub fn Results() -> impl IntoView {
         let open = shown.selected.try_get().flatten();
         async move {
             let id = open?;
-            alert.check(api::get::<Vec<BenchResult>>(&format!("/api/runs/{id}/results")).await)
+            alert.check(api::run_results(id).await)
         }
     });
     let picked = Memo::new(move |_| shown.selected.try_get().flatten().is_some());
@@ -68,45 +66,6 @@ pub fn Results() -> impl IntoView {
             <Filters />
             {content}
         </section>
-    }
-}
-
-/// The filters over the results and a comparison: family, algorithm,
-/// operation.
-#[component]
-pub fn Filters() -> impl IntoView {
-    let shown = expect_context::<Shown>();
-    let disabled = shown.read_only();
-    let families = Signal::derive(move || shown.view.with(|view| view.filter.families.clone()));
-    let algorithms = Signal::derive(move || shown.view.with(|view| view.filter.algorithms.clone()));
-    let operations = Signal::derive(move || shown.view.with(|view| view.filter.operations.clone()));
-    let choose_families = move |chosen: Vec<Family>| shown.edit(|view| view.filter.families = chosen);
-    let choose_algorithms = move |chosen: Vec<Algorithm>| shown.edit(|view| view.filter.algorithms = chosen);
-    let choose_operations = move |chosen: Vec<Operation>| shown.edit(|view| view.filter.operations = chosen);
-    view! {
-        <div class="filters">
-            <FilterSelect
-                id="filter-family"
-                label="Family"
-                chosen=families
-                on_choose=choose_families
-                disabled
-            />
-            <FilterSelect
-                id="filter-algorithm"
-                label="Algorithm"
-                chosen=algorithms
-                on_choose=choose_algorithms
-                disabled
-            />
-            <FilterSelect
-                id="filter-operation"
-                label="Operation"
-                chosen=operations
-                on_choose=choose_operations
-                disabled
-            />
-        </div>
     }
 }
 

@@ -1,19 +1,18 @@
 //! The matrix: operations as rows, runs as columns (the latest complete
 //! run of each board and build, or runs picked to compare), one figure a
 //! cell, as `pqbench_view::matrix` arranges them; a chart of one operation
-//! across the columns; and two columns chosen as a pair (`pair.rs` says
-//! what the pair and each column's post-quantum costs are).
+//! across the columns; and two columns chosen as a pair (`matrix_pair.rs`
+//! says what the pair and each column's post-quantum costs are).
 
 use leptos::prelude::*;
 use pqbench_api::{Matrix as Loaded, MatrixColumn, RunRegressions};
 use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
 use pqbench_view::{Column, MemoryTiming, View, WorkPerOp, charts, mixed_timing_warning};
 
-use crate::alert::Alert;
-use crate::components::{Table, muted, unfinished_badge};
-use crate::share::Share;
-use crate::shown::Shown;
-use crate::{api, chart, format, matrix_controls, pair, regression};
+use super::{chart, matrix_controls, matrix_pair};
+use crate::components::{Share, Table, muted, unfinished_badge};
+use crate::context::{Alert, Shown};
+use crate::{api, format, regression};
 
 /// The figures a cell can show, in the order the choice offers them.
 pub(crate) const FIGURES: &[Column] = &[
@@ -55,24 +54,23 @@ pub fn Matrix(
         let query = query.try_get().flatten();
         async move {
             let query = query?;
-            alert.check(api::get::<Loaded>(&format!("/api/matrix?{}", query.to_query())).await)
+            alert.check(api::matrix(&query).await)
         }
     });
     // The columns' runs judged against the earlier runs of their lineages,
     // once the columns are known; empty until then or if it failed (the
     // banner says why), so the figures never wait on it.
     let judged = LocalResource::new(move || {
-        let runs: Vec<String> = loaded
+        let runs: Vec<i64> = loaded
             .get()
             .flatten()
-            .map(|loaded| loaded.columns.iter().map(|c| c.run.id.to_string()).collect())
+            .map(|loaded| loaded.columns.iter().map(|c| c.run.id).collect())
             .unwrap_or_default();
         async move {
             if runs.is_empty() {
                 return Vec::new();
             }
-            let path = format!("/api/regressions?runs={}", runs.join(","));
-            alert.check(api::get::<Vec<RunRegressions>>(&path).await).unwrap_or_default()
+            alert.check(api::regressions_of_runs(&runs).await).unwrap_or_default()
         }
     });
     view! {
@@ -134,11 +132,11 @@ fn matrix_view(view: &View, loaded: Loaded, judged: &[RunRegressions]) -> AnyVie
     } else {
         let pair = pair_of(&settings, &columns);
         view! {
-            {pair::emulated_note(&loaded.columns, &rows, pair)}
+            {matrix_pair::emulated_note(&loaded.columns, &rows, pair)}
             {table(&loaded.columns, &rows, &settings, pair, judged)}
-            {pair.map(|pair| pair::figures(&loaded.columns, &rows, pair))}
+            {pair.map(|pair| matrix_pair::figures(&loaded.columns, &rows, pair))}
             <div class="matrix-aside">
-                {pair::costs(&loaded.columns, &rows, &settings, pair)}
+                {matrix_pair::costs(&loaded.columns, &rows, &settings, pair)}
                 {chart_view(&loaded.columns, &rows, &settings)}
             </div>
         }

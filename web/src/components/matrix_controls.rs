@@ -9,9 +9,9 @@ use pqbench_types::{Family, MODEL_CLOCKS_HZ, Source};
 use pqbench_view::Column;
 use pqbench_view::matrix::{MatrixRow, MatrixView, Named, SortBy};
 
-use crate::matrix::{FIGURES, column_label, figure_label};
-use crate::results::Filters;
-use crate::shown::Shown;
+use super::matrix::{FIGURES, column_label, figure_label};
+use crate::components::Filters;
+use crate::context::Shown;
 
 pub(crate) fn controls(
     available: &[MatrixKey],

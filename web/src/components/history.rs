@@ -7,10 +7,10 @@ use pqbench_api::RunRegressions;
 use pqbench_types::ResultRow;
 use pqbench_view::HistoryOf;
 
-use crate::alert::Alert;
+use super::chart;
 use crate::components::{Table, muted, unfinished_badge};
-use crate::shown::Shown;
-use crate::{api, chart, format, regression};
+use crate::context::{Alert, Shown};
+use crate::{api, format, regression};
 
 /// Runs a history shows, the newest: more points than a chart can show
 /// apart, and a request that stays quick with a million results stored
@@ -38,10 +38,7 @@ pub fn History() -> impl IntoView {
     // loaded, or where it could not be (the banner says why).
     let judged = LocalResource::new(move || {
         let chosen = chosen.get();
-        async move {
-            let path = format!("/api/regressions?{}", chosen?.regressions_query(HISTORY_RUNS));
-            alert.check(api::get::<Vec<RunRegressions>>(&path).await)
-        }
+        async move { alert.check(api::regressions_of_history(&chosen?, HISTORY_RUNS).await) }
     });
     move || {
         chosen.get().map(|HistoryOf { board, algorithm, operation }| {
