@@ -170,17 +170,15 @@ pub struct OwnToken {
 }
 
 impl OwnToken {
-    /// Why an agent's connection must end now: its host's own token is
-    /// gone from the store (`pqbench agent-token revoke`). None for an
-    /// agent on the shared token, and while the store cannot answer.
-    pub async fn revoked(own: Option<&OwnToken>, store: &pqbench_store::Store) -> Option<String> {
-        let own = own?;
-        match store.agent_token_host(&own.digest).await {
-            Ok(Some(host)) if host == own.host => None,
-            Ok(_) => Some(format!("{}'s token was revoked", own.host)),
+    /// Whether the host's own token is still in the store: a revoked one
+    /// (`pqbench agent-token revoke`) ends its agent's connection. While
+    /// the store cannot answer, the token is taken to stand.
+    pub async fn still_stands(&self, store: &pqbench_store::Store) -> bool {
+        match store.agent_token_host(&self.digest).await {
+            Ok(host) => host.as_deref() == Some(self.host.as_str()),
             Err(e) => {
-                tracing::warn!(host = own.host, "checking the agent's token: {e}");
-                None
+                tracing::warn!(host = self.host, "checking the agent's token: {e}");
+                true
             }
         }
     }

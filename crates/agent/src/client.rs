@@ -56,7 +56,7 @@ const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
 /// Serves `boards` to the server until a refusal; reconnects otherwise.
 pub async fn run(options: &AgentOptions, boards: Arc<Boards>) -> Result<(), AgentError> {
-    check_host_name(&options.host).map_err(AgentError::Refused)?;
+    check_host_name(&options.host).map_err(|e| AgentError::Refused(e.to_string()))?;
     let mut pause = FIRST_PAUSE;
     loop {
         let mut welcomed = false;

@@ -17,7 +17,6 @@
 //! `arbitrary_precision` numbers, which the server's build turns on.
 
 use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -35,12 +34,21 @@ pub const PROTOCOL_VERSION: u32 = 2;
 /// shown on the dashboard and is the first part of its boards' ids.
 pub const MAX_HOST_LEN: usize = 64;
 
-pub fn check_host_name(host: &str) -> Result<(), String> {
+/// Why a host name was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum HostNameError {
+    #[error("a host name is 1 to {MAX_HOST_LEN} characters")]
+    Length,
+    #[error("host name {0:?}: only letters, digits, '-', '_' and '.'")]
+    Characters(String),
+}
+
+pub fn check_host_name(host: &str) -> Result<(), HostNameError> {
     if host.is_empty() || host.len() > MAX_HOST_LEN {
-        return Err(format!("a host name is 1 to {MAX_HOST_LEN} characters"));
+        return Err(HostNameError::Length);
     }
     if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        return Err(format!("host name {host:?}: only letters, digits, '-', '_' and '.'"));
+        return Err(HostNameError::Characters(host.into()));
     }
     Ok(())
 }

@@ -26,4 +26,4 @@ pub use matrix::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey};
 pub use regressions::RunRegressions;
 pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
 pub use runs::{Created, RunEnd, RunProgress};
-pub use uploads::{Upload, UploadNote};
+pub use uploads::{MeasurementError, Upload, UploadError, UploadNote};

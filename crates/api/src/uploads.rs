@@ -9,7 +9,6 @@
 //! fuzz target check the very same rules.
 
 use alloc::collections::BTreeSet;
-use alloc::format;
 use alloc::string::String;
 
 use alloc::vec::Vec;
@@ -89,64 +88,117 @@ pub const MAX_BUILD_TEXT: usize = 1024;
 /// One producer's note: a sentence or two, shown in a table cell.
 pub const MAX_NOTE_LEN: usize = 400;
 
+/// Why an upload was refused: a sentence for the person who sent it (the
+/// server's 422 says it as is), naming the field and the bound.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum UploadError {
+    #[error("uploads come from a browser or a native run, not {:?}", .0.as_str())]
+    Source(Source),
+    #[error("a {} upload's board starts with {prefix:?}", from.as_str())]
+    BoardPrefix { from: Source, prefix: &'static str },
+    #[error("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes")]
+    BoardName { prefix: &'static str },
+    #[error("unknown tick_unit {0:?}")]
+    TickUnit(String),
+    #[error(
+        "a {} upload's clock is in nanoseconds (tick_unit \"ns\"), not {tick_unit:?}: only a board with a \
+         cycle counter reports cycles",
+        from.as_str()
+    )]
+    NotNanoseconds { from: Source, tick_unit: String },
+    #[error("ticks_per_second must be positive")]
+    NoTicks,
+    #[error("ticks_per_second is {0}, above {MAX_TICKS_PER_SECOND} (a picosecond tick)")]
+    TicksPerSecond(u64),
+    #[error("clock_hz must be 1 to {MAX_CLOCK_HZ} Hz, not {0}")]
+    ClockHz(u64),
+    #[error("an upload carries 1 to {MAX_MEASUREMENTS} measurements")]
+    MeasurementCount,
+    #[error("measurement {n} ({algorithm} {operation}) is measured twice in one upload")]
+    MeasuredTwice { n: usize, algorithm: Algorithm, operation: Operation },
+    #[error("measurement {n} ({algorithm} {operation}): {why}")]
+    Measurement { n: usize, algorithm: Algorithm, operation: Operation, why: MeasurementError },
+    #[error("a text of the build description is longer than {MAX_BUILD_TEXT} bytes")]
+    BuildText,
+    #[error("build description is larger than {MAX_BUILD_JSON} bytes")]
+    BuildJson,
+    #[error("the note on {algorithm} {operation} names no measurement of this upload")]
+    NoteOnNothing { algorithm: Algorithm, operation: Operation },
+    #[error("the note on {algorithm} {operation} is given twice")]
+    NoteTwice { algorithm: Algorithm, operation: Operation },
+    #[error("the note on {algorithm} {operation} must be 1 to {MAX_NOTE_LEN} bytes of text on one line")]
+    NoteText { algorithm: Algorithm, operation: Operation },
+}
+
+/// What is wrong with one measurement of an upload.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeasurementError {
+    #[error("{0} iterations, above {MAX_ITERATIONS}")]
+    Iterations(u32),
+    #[error("{field} is {count}, above {MAX_TICKS}")]
+    Ticks { field: &'static str, count: u64 },
+    #[error(
+        "impossible figures (a timed result needs iterations, min <= median <= max \
+         and a total between iterations x min and iterations x max; an untimed one none)"
+    )]
+    Impossible,
+    #[error("{field} is {bytes:?}, above {MAX_MEMORY_BYTES}")]
+    Memory { field: &'static str, bytes: Option<u32> },
+    #[error("its {0} would not be a finite, non-negative number")]
+    Unsound(&'static str),
+}
+
 impl Upload {
     /// Checks everything about an upload that needs no server (names,
     /// bounds, consistency, derived figures) and returns its clock, or
     /// says, for the person who sent it, what is wrong.
-    pub fn check(&self) -> Result<Clock, String> {
+    pub fn check(&self) -> Result<Clock, UploadError> {
         let prefix = match self.source {
             Source::Browser => "browser:",
             Source::Native => "native:",
-            other => {
-                return Err(format!("uploads come from a browser or a native run, not {:?}", other.as_str()));
-            }
+            other => return Err(UploadError::Source(other)),
         };
-        let name = self
-            .board
-            .strip_prefix(prefix)
-            .ok_or_else(|| format!("a {} upload's board starts with {prefix:?}", self.source.as_str()))?;
+        let name =
+            self.board.strip_prefix(prefix).ok_or(UploadError::BoardPrefix { from: self.source, prefix })?;
         if name.is_empty() || self.board.len() > MAX_BOARD_LEN || !name.bytes().all(|b| b.is_ascii_graphic())
         {
-            return Err(format!("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes"));
+            return Err(UploadError::BoardName { prefix });
         }
-        let unit = TickUnit::parse(&self.tick_unit)
-            .map_err(|_| format!("unknown tick_unit {:?}", self.tick_unit))?;
+        let unit =
+            TickUnit::parse(&self.tick_unit).map_err(|_| UploadError::TickUnit(self.tick_unit.clone()))?;
         // A browser's and a host's clock count time. Cycles come only from a
         // board's cycle counter (the host derives them for a chip whose
         // clock it knows); a figure shown as cycles must be cycles.
         if unit != TickUnit::Nanoseconds {
-            return Err(format!(
-                "a {} upload's clock is in nanoseconds (tick_unit \"ns\"), not {:?}: only a board with a \
-                 cycle counter reports cycles",
-                self.source.as_str(),
-                self.tick_unit
-            ));
+            return Err(UploadError::NotNanoseconds { from: self.source, tick_unit: self.tick_unit.clone() });
         }
         if self.ticks_per_second == 0 {
-            return Err("ticks_per_second must be positive".into());
+            return Err(UploadError::NoTicks);
         }
         if self.ticks_per_second > MAX_TICKS_PER_SECOND {
-            return Err(format!(
-                "ticks_per_second is {}, above {MAX_TICKS_PER_SECOND} (a picosecond tick)",
-                self.ticks_per_second
-            ));
+            return Err(UploadError::TicksPerSecond(self.ticks_per_second));
         }
         if let Some(hz) = self.clock_hz
             && !(1..=MAX_CLOCK_HZ).contains(&hz)
         {
-            return Err(format!("clock_hz must be 1 to {MAX_CLOCK_HZ} Hz, not {hz}"));
+            return Err(UploadError::ClockHz(hz));
         }
         if self.measurements.is_empty() || self.measurements.len() > MAX_MEASUREMENTS {
-            return Err(format!("an upload carries 1 to {MAX_MEASUREMENTS} measurements"));
+            return Err(UploadError::MeasurementCount);
         }
         let clock = Clock { ticks_per_second: self.ticks_per_second, unit };
         let mut seen = BTreeSet::<(Algorithm, Operation)>::new();
         for (n, m) in (1..).zip(&self.measurements) {
-            let which = || format!("measurement {n} ({} {})", m.algorithm, m.operation);
-            if !seen.insert((m.algorithm, m.operation)) {
-                return Err(format!("{} is measured twice in one upload", which()));
+            let (algorithm, operation) = (m.algorithm, m.operation);
+            if !seen.insert((algorithm, operation)) {
+                return Err(UploadError::MeasuredTwice { n, algorithm, operation });
             }
-            check_measurement(m, &clock).map_err(|why| format!("{}: {why}", which()))?;
+            check_measurement(m, &clock).map_err(|why| UploadError::Measurement {
+                n,
+                algorithm,
+                operation,
+                why,
+            })?;
         }
         check_build(&self.build)?;
         self.check_notes(&seen)?;
@@ -155,30 +207,30 @@ impl Upload {
 
     /// Each note names a measurement of this upload, once, in a short line
     /// of printable text (it is shown as is).
-    fn check_notes(&self, measured: &BTreeSet<(Algorithm, Operation)>) -> Result<(), String> {
+    fn check_notes(&self, measured: &BTreeSet<(Algorithm, Operation)>) -> Result<(), UploadError> {
         let mut noted = BTreeSet::new();
         for note in &self.notes {
-            let which = format!("the note on {} {}", note.algorithm, note.operation);
-            if !measured.contains(&(note.algorithm, note.operation)) {
-                return Err(format!("{which} names no measurement of this upload"));
+            let (algorithm, operation) = (note.algorithm, note.operation);
+            if !measured.contains(&(algorithm, operation)) {
+                return Err(UploadError::NoteOnNothing { algorithm, operation });
             }
-            if !noted.insert((note.algorithm, note.operation)) {
-                return Err(format!("{which} is given twice"));
+            if !noted.insert((algorithm, operation)) {
+                return Err(UploadError::NoteTwice { algorithm, operation });
             }
             if note.note.trim().is_empty()
                 || note.note.len() > MAX_NOTE_LEN
                 || note.note.chars().any(char::is_control)
             {
-                return Err(format!("{which} must be 1 to {MAX_NOTE_LEN} bytes of text on one line"));
+                return Err(UploadError::NoteText { algorithm, operation });
             }
         }
         Ok(())
     }
 }
 
-fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), String> {
+fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), MeasurementError> {
     if m.iterations > MAX_ITERATIONS {
-        return Err(format!("{} iterations, above {MAX_ITERATIONS}", m.iterations));
+        return Err(MeasurementError::Iterations(m.iterations));
     }
     let ticks = [
         ("total_ticks", m.total_ticks),
@@ -187,28 +239,26 @@ fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), String> {
         ("max_ticks", m.max_ticks),
         ("stdev_ticks", m.stdev_ticks.unwrap_or(0)),
     ];
-    if let Some((field, count)) = ticks.iter().find(|(_, count)| *count > MAX_TICKS) {
-        return Err(format!("{field} is {count}, above {MAX_TICKS}"));
+    if let Some(&(field, count)) = ticks.iter().find(|(_, count)| *count > MAX_TICKS) {
+        return Err(MeasurementError::Ticks { field, count });
     }
     if !m.is_consistent() {
-        return Err("impossible figures (a timed result needs iterations, min <= median <= max \
-                    and a total between iterations x min and iterations x max; an untimed one none)"
-            .into());
+        return Err(MeasurementError::Impossible);
     }
     let memory = [("heap_bytes", m.heap_bytes), ("stack_bytes", m.stack_bytes)];
-    if let Some((field, bytes)) =
+    if let Some(&(field, bytes)) =
         memory.iter().find(|(_, b)| b.is_some_and(|b| u64::from(b) > MAX_MEMORY_BYTES))
     {
-        return Err(format!("{field} is {bytes:?}, above {MAX_MEMORY_BYTES}"));
+        return Err(MeasurementError::Memory { field, bytes });
     }
     let result = BenchResult::from_measurement(m, clock);
     if let Some(figure) = result.unsound_figure() {
-        return Err(format!("its {figure} would not be a finite, non-negative number"));
+        return Err(MeasurementError::Unsound(figure));
     }
     Ok(())
 }
 
-fn check_build(build: &Build) -> Result<(), String> {
+fn check_build(build: &Build) -> Result<(), UploadError> {
     let fields = [
         &build.revision,
         &build.rustc,
@@ -222,13 +272,13 @@ fn check_build(build: &Build) -> Result<(), String> {
     ];
     let maps = build.crates.iter().chain(&build.extra).flat_map(|(k, v)| [k, v]);
     if fields.into_iter().flatten().chain(maps).any(|text| text.len() > MAX_BUILD_TEXT) {
-        return Err(format!("a text of the build description is longer than {MAX_BUILD_TEXT} bytes"));
+        return Err(UploadError::BuildText);
     }
     // A serialisation failure cannot happen for these types; were it to,
     // the build is refused rather than stored unmeasured.
     let size = serde_json::to_string(build).map(|s| s.len()).unwrap_or(usize::MAX);
     if size > MAX_BUILD_JSON {
-        return Err(format!("build description is larger than {MAX_BUILD_JSON} bytes"));
+        return Err(UploadError::BuildJson);
     }
     Ok(())
 }
@@ -236,6 +286,8 @@ fn check_build(build: &Build) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
+    use alloc::string::ToString;
     use alloc::vec;
     use pqbench_types::Status;
 
@@ -272,7 +324,7 @@ mod tests {
     fn refused(change: impl FnOnce(&mut Upload)) -> String {
         let mut u = upload();
         change(&mut u);
-        u.check().expect_err("refused")
+        u.check().expect_err("refused").to_string()
     }
 
     #[test]
@@ -348,7 +400,7 @@ mod tests {
         u.measurements = pairs[..MAX_MEASUREMENTS].to_vec();
         assert!(u.check().is_ok());
         u.measurements = pairs[..=MAX_MEASUREMENTS].to_vec();
-        assert!(u.check().is_err_and(|why| why.contains("1 to 1000")));
+        assert!(u.check().is_err_and(|why| why.to_string().contains("1 to 1000")));
     }
 
     #[test]

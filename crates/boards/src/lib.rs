@@ -18,7 +18,11 @@ extern crate alloc;
 use alloc::format;
 use alloc::string::String;
 
+mod clock;
 pub mod image_builds;
+
+pub use clock::{ClockFallback, ClockSource, Clocking};
+use clock::{NUCLEO144_CLOCK, QEMU_CLOCK, U585_CLOCK};
 
 /// A board the firmware is built for.
 #[derive(Debug)]
@@ -41,65 +45,6 @@ pub struct Board {
     /// What its firmware's `hello` may say as `clock_source`.
     pub clock: Clocking,
 }
-
-/// The clock sources a board's firmware reports (`clock_source` in its
-/// `hello`): the one its bring-up aims for, and those it falls back to
-/// when that fails, each with what a person should be told.
-#[derive(Debug)]
-pub struct Clocking {
-    /// The `clock_source` of a board whose clocks came up as planned.
-    pub normal: &'static str,
-    pub fallbacks: &'static [ClockFallback],
-}
-
-/// A clock the firmware settled for, and why it matters.
-#[derive(Debug)]
-pub struct ClockFallback {
-    /// Its `clock_source` token.
-    pub source: &'static str,
-    /// A sentence for the dashboard and the board list: what happened and
-    /// what it does to the figures.
-    pub note: &'static str,
-}
-
-/// The NUCLEO-144 STM32F4 boards (`firmware/src/boards/stm32f4.rs`): 180
-/// MHz from the PLL on the ST-LINK's 8 MHz clock (HSE bypass); without that
-/// clock, the same 180 MHz from the PLL on the internal 16 MHz oscillator
-/// (HSI); failing that, the HSI itself. The HSI is factory-trimmed to about
-/// 1% at room temperature (the F4 datasheets' HSI accuracy), the
-/// ST-LINK's crystal to a few parts per million.
-const NUCLEO144_CLOCK: Clocking = Clocking {
-    normal: "hse-bypass",
-    fallbacks: &[
-        ClockFallback {
-            source: "hsi-pll",
-            note: "no 8 MHz clock from the ST-LINK (HSE did not start): running at 180 MHz from the \
-                   internal 16 MHz oscillator; cycle counts hold, times are only as exact as that \
-                   oscillator (about 1%)",
-        },
-        ClockFallback {
-            source: "hsi",
-            note: "clock bring-up failed (no 8 MHz clock from the ST-LINK, or the PLL did not lock): \
-                   running at 16 MHz from the internal oscillator, not 180 MHz",
-        },
-    ],
-};
-
-/// The B-U585I-IOT02A (`firmware/src/boards/stm32u5.rs`): 160 MHz from the
-/// PLL on the internal 16 MHz oscillator (HSI16), needing nothing from the
-/// ST-LINK; failing that, the chip's reset clock, MSIS at 4 MHz.
-const U585_CLOCK: Clocking = Clocking {
-    normal: "hsi-pll",
-    fallbacks: &[ClockFallback {
-        source: "msi",
-        note: "clock bring-up failed (the PLL did not lock): running at 4 MHz from the reset \
-               oscillator (MSIS), not 160 MHz",
-    }],
-};
-
-/// QEMU models no clock tree: the firmware leaves the clock as QEMU
-/// starts it.
-const QEMU_CLOCK: Clocking = Clocking { normal: "qemu", fallbacks: &[] };
 
 /// The memory a board's images must fit.
 #[derive(Debug)]
@@ -412,13 +357,15 @@ impl Board {
     /// the plain fact for a source this catalogue does not know (firmware
     /// newer than the host).
     pub fn clock_note(&self, clock_source: &str) -> Option<String> {
-        if clock_source == self.clock.normal {
+        if clock_source == self.clock.normal.as_str() {
             return None;
         }
-        let known = self.clock.fallbacks.iter().find(|f| f.source == clock_source);
+        let known = self.clock.fallbacks.iter().find(|f| f.source.as_str() == clock_source);
         Some(match known {
             Some(fallback) => String::from(fallback.note),
-            None => format!("clock source {clock_source}, not this board's usual {}", self.clock.normal),
+            None => {
+                format!("clock source {clock_source}, not this board's usual {}", self.clock.normal.as_str())
+            }
         })
     }
 
@@ -475,84 +422,4 @@ impl Variant {
 }
 
 #[cfg(test)]
-mod tests {
-    use alloc::collections::BTreeSet;
-    use alloc::vec::Vec;
-
-    use super::*;
-
-    #[test]
-    fn names_ids_and_image_files_are_unique_and_every_variant_is_known() {
-        let firmware: BTreeSet<_> = BOARDS.iter().map(|b| b.firmware).collect();
-        assert_eq!(firmware.len(), BOARDS.len());
-        let emulated: Vec<_> = BOARDS.iter().filter_map(|b| b.qemu()).map(|e| e.id).collect();
-        assert_eq!(emulated.iter().collect::<BTreeSet<_>>().len(), emulated.len());
-        let mut files = BTreeSet::new();
-        for board in BOARDS {
-            assert_eq!(board.variants.first(), Some(&DEFAULT_VARIANT), "{}", board.firmware);
-            for name in board.variants {
-                let variant =
-                    Variant::named(name).unwrap_or_else(|| panic!("{}: no variant {name}", board.firmware));
-                assert!(files.insert(board.image_file(variant)), "{} {name}", board.firmware);
-            }
-            // A probe board is flashed with its RTT image; an emulator has none.
-            assert_eq!(board.offers(PROBE_VARIANT), board.probe_rs_chip().is_some(), "{}", board.firmware);
-            assert_eq!(board.qemu().is_some(), board.probe_rs_chip().is_none());
-        }
-    }
-
-    #[test]
-    fn image_files_and_features_follow_the_variant() {
-        let mps2 = Board::by_firmware("mps2-an386").unwrap();
-        let named = |name| Variant::named(name).unwrap();
-        assert_eq!(mps2.image_file(named("opt-s")), "mps2-an386.elf");
-        assert_eq!(mps2.image_file(named("opt-z")), "mps2-an386-opt-z.elf");
-        assert_eq!(mps2.image_file(named("opt-s-defmt")), "mps2-an386-defmt-serial.elf");
-        assert_eq!(mps2.image_file(named("opt-s-rustcrypto")), "mps2-an386-opt-s-rustcrypto.elf");
-        assert_eq!(mps2.features(named("opt-s-rustcrypto")), "mps2-an386,pqc-rustcrypto");
-        assert_eq!(mps2.features(named("opt-s-defmt")), "mps2-an386,pqc-libcrux,defmt-serial");
-        let f446 = Board::by_firmware("nucleo-f446ze").unwrap();
-        assert_eq!(f446.image_file(named(PROBE_VARIANT)), "nucleo-f446ze-defmt-rtt.elf");
-        assert_eq!(f446.features(named(PROBE_VARIANT)), "nucleo-f446ze,pqc-rustcrypto,defmt-rtt");
-        assert_eq!(f446.image_file(named("opt-s-24mhz")), "nucleo-f446ze-opt-s-24mhz.elf");
-        assert_eq!(f446.features(named("opt-s-24mhz")), "nucleo-f446ze,pqc-rustcrypto,clock-24mhz");
-        assert!(!mps2.offers("opt-s-24mhz"), "an emulator has no flash timing to compare");
-        assert_eq!(Board::emulated("qemu-netduinoplus2").map(|(b, _)| b.firmware), Some("netduinoplus2"));
-    }
-
-    #[test]
-    fn only_a_fallback_clock_is_worth_a_note() {
-        for board in BOARDS {
-            assert_eq!(board.clock_note(board.clock.normal), None, "{}", board.firmware);
-            let mut tokens = BTreeSet::from([board.clock.normal]);
-            for fallback in board.clock.fallbacks {
-                assert!(tokens.insert(fallback.source), "{}: {} twice", board.firmware, fallback.source);
-                assert_eq!(board.clock_note(fallback.source).as_deref(), Some(fallback.note));
-            }
-            // Sent as they are on defmt and percent-encoded on text: short
-            // tokens of the characters every transport keeps.
-            for token in tokens {
-                assert!(
-                    !token.is_empty()
-                        && token.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
-                    "{}: {token:?}",
-                    board.firmware
-                );
-            }
-        }
-        // The U5's normal clock is a NUCLEO's fallback: what is worth a
-        // note depends on the board.
-        assert_eq!(clock_note(Some("b-u585i-iot02a"), Some("hsi-pll")), None);
-        let f446 = clock_note(Some("nucleo-f446ze"), Some("hsi-pll")).unwrap();
-        assert!(f446.starts_with("no 8 MHz clock from the ST-LINK"), "{f446}");
-        assert!(clock_note(Some("nucleo-f439zi"), Some("hsi")).unwrap().contains("16 MHz"));
-        assert_eq!(clock_note(Some("qemu-netduinoplus2"), Some("qemu")), None);
-        assert_eq!(
-            clock_note(Some("nucleo-f446ze"), Some("pll-from-moon")).as_deref(),
-            Some("clock source pll-from-moon, not this board's usual hse-bypass")
-        );
-        assert_eq!(clock_note(Some("nucleo-f446ze"), None), None, "firmware older than the field");
-        assert_eq!(clock_note(Some("a-board-of-another-host"), Some("hsi")), None);
-        assert_eq!(clock_note(None, Some("hsi")), None);
-    }
-}
+mod tests;

@@ -45,18 +45,33 @@ pub struct Options {
     pub out: Option<PathBuf>,
 }
 
+/// Why the plugin's options were refused (QEMU prints it and stops).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    #[error("{0:?} is not KEY=VALUE")]
+    NotKeyValue(String),
+    #[error("{key}={value:?}: not a whole number")]
+    NotANumber { key: String, value: String },
+    #[error("no option {0:?} (out, refill, divide, wait_states)")]
+    Unknown(String),
+}
+
 impl Options {
-    pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Options, String> {
+    pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Options, OptionsError> {
         let mut options = Options { config: Config::default(), out: None };
         for arg in args {
-            let (key, value) = arg.split_once('=').ok_or_else(|| format!("{arg:?} is not KEY=VALUE"))?;
-            let number = || value.parse::<u32>().map_err(|_| format!("{key}={value:?}: not a whole number"));
+            let (key, value) = arg.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(arg.into()))?;
+            let number = || {
+                value
+                    .parse::<u32>()
+                    .map_err(|_| OptionsError::NotANumber { key: key.into(), value: value.into() })
+            };
             match key {
                 "out" => options.out = Some(PathBuf::from(value)),
                 "refill" => options.config.refill = number()?,
                 "divide" => options.config.divide = number()?,
                 "wait_states" => options.config.flash_wait_states = number()?,
-                _ => return Err(format!("no option {key:?} (out, refill, divide, wait_states)")),
+                _ => return Err(OptionsError::Unknown(key.into())),
             }
         }
         Ok(options)
@@ -238,7 +253,7 @@ pub unsafe extern "C" fn qemu_plugin_install(
     let options = match Options::parse(args.iter().map(String::as_str)) {
         Ok(options) => options,
         Err(why) => {
-            say(&why);
+            say(&why.to_string());
             return -1;
         }
     };

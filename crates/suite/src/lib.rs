@@ -42,8 +42,10 @@ mod measure;
 pub mod needs;
 pub mod probe;
 mod rsa;
+mod summary;
 
-pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, summarise};
+pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings};
+pub use summary::summarise;
 
 use pqbench_types::{Algorithm, Failure, Operation};
 

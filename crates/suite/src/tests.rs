@@ -207,7 +207,7 @@ fn median_is_a_measured_sample() {
 
 #[test]
 fn the_standard_deviation_is_the_samples_own_rounded_to_a_tick() {
-    use measure::standard_deviation as sd;
+    use summary::standard_deviation as sd;
     // Σ(x − 5)² = 32 over 7 degrees of freedom: √4.571 = 2.138.
     assert_eq!(sd(&[2, 4, 4, 4, 5, 5, 7, 9]), Some(2));
     // √0.5 = 0.707 rounds up, √0.2 = 0.447 down, and a half up: √0.25.
@@ -232,7 +232,7 @@ fn a_summary_carries_the_spread_of_its_samples() {
 }
 
 fn measure_median(sorted: &[u64]) -> u64 {
-    measure::median(sorted)
+    summary::median(sorted)
 }
 
 const QUICK: Settings = Settings { min_iterations: 2, min_time_ms: 0 };

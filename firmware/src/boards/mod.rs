@@ -159,38 +159,9 @@ pub mod mmio {
     }
 }
 
-/// Where a board's clock comes from, as its `hello` says it
-/// (`clock_source`). The host's board catalogue (`pqbench-boards`,
-/// `Board::clock`) knows which is each board's normal one and what to tell
-/// a person of the others: keep the tokens in step with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-// Each board reaches only some of them.
-#[allow(dead_code)]
-pub enum ClockSource {
-    /// The PLL on an external clock fed in with the HSE oscillator bypassed
-    /// (a NUCLEO-144's ST-LINK MCO, 8 MHz).
-    HseBypass,
-    /// The PLL on the internal 16 MHz oscillator (HSI, HSI16).
-    HsiPll,
-    /// The internal 16 MHz oscillator itself, no PLL.
-    Hsi,
-    /// The STM32U5's reset clock, MSIS at 4 MHz, no PLL.
-    Msi,
-    /// Whatever QEMU gives: it models no clock tree.
-    Qemu,
-}
-
-impl ClockSource {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ClockSource::HseBypass => "hse-bypass",
-            ClockSource::HsiPll => "hsi-pll",
-            ClockSource::Hsi => "hsi",
-            ClockSource::Msi => "msi",
-            ClockSource::Qemu => "qemu",
-        }
-    }
-}
+// Where a board's clock comes from: the catalogue's enum, so the tokens
+// `hello` sends are the ones the host knows.
+pub use pqbench_boards::ClockSource;
 
 /// The clocks a board's bring-up actually reached: what `hello` reports,
 /// what the tick counter counts, and what the console UART's baud divisor

@@ -10,7 +10,7 @@ use pqbench_store::{Store, StoreResult};
 use std::collections::HashMap;
 
 use pqbench_types::{Algorithm, BenchResult, Operation, Run, RunStatus};
-use pqbench_view::regressions::{self, BASELINE_RUNS, Model};
+use pqbench_view::regressions::{self, BASELINE_RUNS, Model, ModelError};
 use serde::Deserialize;
 
 use crate::AppState;
@@ -44,7 +44,7 @@ pub struct RegressionsQuery {
 }
 
 /// The models named in a query, or the defaults.
-pub fn parse_models(text: Option<&str>) -> Result<Vec<Model>, String> {
+pub fn parse_models(text: Option<&str>) -> Result<Vec<Model>, ModelError> {
     match text {
         None => Ok(Model::DEFAULTS.to_vec()),
         Some(text) => text.split(',').map(str::trim).filter(|m| !m.is_empty()).map(Model::parse).collect(),
@@ -60,7 +60,7 @@ pub async fn regressions(
     query: Result<Query<RegressionsQuery>, QueryRejection>,
 ) -> ApiResult<Json<Vec<RunRegressions>>> {
     let Query(query) = query?;
-    let models = parse_models(query.models.as_deref()).map_err(bad)?;
+    let models = parse_models(query.models.as_deref()).map_err(|e| bad(e.to_string()))?;
     if models.is_empty() {
         return Err(bad("models names none"));
     }

@@ -21,8 +21,8 @@ pub async fn upload(
     body: Result<Json<Upload>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let body = json_body(body, MAX_UPLOAD_BYTES)?;
-    let (run, clock) =
-        upload::validate(&body).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let (run, clock) = upload::validate(&body)
+        .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     let id = state.store.insert_finished_run(&run, &clock, &body.measurements, &body.notes).await?;
     Ok((StatusCode::CREATED, Json(Created { id })))
 }

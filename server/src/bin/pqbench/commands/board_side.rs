@@ -12,7 +12,8 @@ use pqbench_store::Location;
 use pqbench_suite::Settings;
 use pqbench_types::{Algorithm, RunStatus};
 
-use crate::{Paths, open_store};
+use super::store::open_store;
+use crate::cli::Paths;
 
 /// Asks every serial port once, to the end.
 pub async fn ask_ports(boards: &Boards) {

@@ -8,7 +8,8 @@ use pqbench_api::{ImportRequest, LogFormat};
 use pqbench_store::Location;
 use pqbench_types::Source;
 
-use crate::{ExportFormat, open_store};
+use super::store::open_store;
+use crate::cli::ExportFormat;
 
 pub async fn import(
     db: &Location,

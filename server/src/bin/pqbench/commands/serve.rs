@@ -10,7 +10,8 @@ use pqbench::AppState;
 use pqbench::security::ServedHosts;
 use pqbench_collect::boards::Boards;
 
-use crate::{Paths, open_store};
+use super::store::open_store;
+use crate::cli::Paths;
 
 pub async fn serve(
     paths: Paths,

@@ -1,0 +1,193 @@
+//! What an agent's messages do: each one applied to the run it names and
+//! to the store. An agent writes only into the runs it was given.
+
+use std::collections::HashMap;
+
+use pqbench_api::agents::FromAgent;
+use pqbench_api::{Board, BoardKind, RunEnd};
+use pqbench_collect::collector::Progress;
+use pqbench_store::{Store, StoreError};
+use pqbench_types::{BenchResult, Clock, RunStatus, TickUnit};
+use tokio_util::sync::CancellationToken;
+
+use super::connection::Ended;
+use super::registry::Agents;
+use crate::live::Tracker;
+
+/// The most boards one host may list, and the longest id: bounds on what
+/// the dashboard lists for a host.
+const MAX_BOARDS: usize = 256;
+const MAX_BOARD_ID: usize = 256;
+
+/// Why an agent's list of boards was refused.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum BoardListError {
+    #[error("the agent listed {0} boards, more than {MAX_BOARDS}")]
+    TooMany(usize),
+    #[error("the agent listed a board id of {0} bytes, or with control characters")]
+    BadId(usize),
+}
+
+pub(super) fn check_boards(boards: &[Board]) -> Result<(), BoardListError> {
+    if boards.len() > MAX_BOARDS {
+        return Err(BoardListError::TooMany(boards.len()));
+    }
+    match boards
+        .iter()
+        .find(|b| b.id.is_empty() || b.id.len() > MAX_BOARD_ID || b.id.chars().any(char::is_control))
+    {
+        Some(bad) => Err(BoardListError::BadId(bad.id.len())),
+        None => Ok(()),
+    }
+}
+
+/// A run on the agent, as its connection follows it.
+pub(super) struct InFlight {
+    board: String,
+    /// An emulated board has no cycle counter: it may not describe one.
+    kind: BoardKind,
+    pub(super) tracker: Tracker,
+    pub(super) ended: CancellationToken,
+    pub(super) stored: u32,
+    /// Records the server itself refused: the agent counted them stored.
+    refused: u32,
+    /// The board's clock, once the agent has described it.
+    clock: Option<Clock>,
+}
+
+impl InFlight {
+    pub(super) fn new(
+        board: String,
+        kind: BoardKind,
+        tracker: Tracker,
+        ended: CancellationToken,
+    ) -> InFlight {
+        InFlight { board, kind, tracker, ended, stored: 0, refused: 0, clock: None }
+    }
+}
+
+/// "1 result", "3 results".
+pub(super) fn results(n: u32) -> String {
+    if n == 1 { "1 result".into() } else { format!("{n} results") }
+}
+
+/// One connection's agent, as its messages are applied.
+pub(super) struct Peer<'a> {
+    pub(super) host: &'a str,
+    pub(super) connection: u64,
+    pub(super) agents: &'a Agents,
+    pub(super) store: &'a Store,
+}
+
+/// Applies one message of the agent's. Records of a run the agent was not
+/// given are refused, and end the connection: an agent writes only into
+/// its own runs.
+pub(super) async fn receive(
+    message: FromAgent,
+    peer: &Peer<'_>,
+    runs: &mut HashMap<i64, InFlight>,
+) -> Result<(), Ended> {
+    let Peer { host, agents, store, .. } = *peer;
+    let run_of = |runs: &mut HashMap<i64, InFlight>, run: i64| -> Result<(), Ended> {
+        if runs.contains_key(&run) { Ok(()) } else { Err(Ended::NotItsRun(run)) }
+    };
+    let stored = |result: Result<(), StoreError>, run: i64| {
+        if let Err(e) = result {
+            tracing::error!(run, "store: {e}");
+        }
+    };
+    match message {
+        FromAgent::Hello { .. } => return Err(Ended::HelloTwice),
+        FromAgent::Boards { boards } => {
+            check_boards(&boards)?;
+            agents.set_boards(host, boards);
+        }
+        FromAgent::Progress { run, algorithm, operation, index, total } => {
+            run_of(runs, run)?;
+            if let Some(r) = runs.get_mut(&run) {
+                r.tracker.update(&Progress::Operation { algorithm, operation, index, total });
+            }
+        }
+        FromAgent::Described { run, build, clock_hz, ticks_per_second, tick_unit } => {
+            run_of(runs, run)?;
+            let Some(r) = runs.get_mut(&run) else { return Ok(()) };
+            let unit = TickUnit::parse(&tick_unit)
+                .ok()
+                .filter(|_| ticks_per_second > 0)
+                .filter(|&unit| !(unit == TickUnit::Cycles && r.kind == BoardKind::Emulated));
+            // A board describes itself once, before its results: a second
+            // description would re-time results already stored (a local
+            // board's second hello is a restart).
+            if let Some(unit) = unit.filter(|_| r.stored == 0) {
+                r.clock = Some(Clock { ticks_per_second, unit });
+                stored(store.describe_run(run, &build, clock_hz, ticks_per_second, &tick_unit).await, run);
+            } else {
+                tracing::warn!(
+                    run,
+                    "the agent described a clock of {ticks_per_second} {tick_unit:?} a second"
+                );
+                r.refused += 1;
+                stored(store.count_rejected(run).await, run);
+            }
+        }
+        FromAgent::Result { run, seq, measurement } => {
+            run_of(runs, run)?;
+            if let Some(r) = runs.get_mut(&run) {
+                // Numbered up from 1 as the agent's collector stores them,
+                // and timed by the clock described first; a number already
+                // used, or a result before the clock, is counted refused, as
+                // a damaged record is. A number skipped shows at the end:
+                // the run holds fewer results than the agent reported.
+                let Some(clock) = r.clock.filter(|_| seq > r.stored) else {
+                    tracing::warn!(run, "refused result {seq}: after {}, clock {:?}", r.stored, r.clock);
+                    r.refused += 1;
+                    stored(store.count_rejected(run).await, run);
+                    return Ok(());
+                };
+                r.stored = seq;
+                let result = BenchResult::from_measurement(&measurement, &clock);
+                stored(store.add_result(run, seq, &result, Some(&measurement)).await, run);
+                r.tracker.update(&Progress::Result(Box::new(result)));
+            }
+        }
+        FromAgent::Rejected { run, why } => {
+            run_of(runs, run)?;
+            tracing::warn!(run, host, "the agent refused a record: {why}");
+            stored(store.count_rejected(run).await, run);
+        }
+        FromAgent::Noted { run, note } => {
+            run_of(runs, run)?;
+            stored(store.note_run(run, &note).await, run);
+        }
+        FromAgent::Finished { run, status, error, results } => {
+            run_of(runs, run)?;
+            let Some(r) = runs.remove(&run) else { return Ok(()) };
+            let (status, error) = if !status.is_finished() {
+                (RunStatus::Failed, Some(format!("the agent ended the run as {}", status.as_str())))
+            } else if status == RunStatus::Complete && r.refused > 0 {
+                // As a board's own refused record makes its run incomplete.
+                let why = format!("the server refused {} of the agent's records", r.refused);
+                (RunStatus::Incomplete, Some(why))
+            } else {
+                (status, error)
+            };
+            let written = match store.finish_run_expecting(run, status, error.as_deref(), results).await {
+                Ok(written) => written,
+                Err(e) => {
+                    tracing::error!(run, "store: {e}");
+                    status
+                }
+            };
+            // The store may have found the run short, and says why.
+            let error = match store.run(run).await {
+                Ok(Some(stored)) => stored.error,
+                _ => error,
+            };
+            tracing::info!(run, host, "run ended: {written:?}");
+            agents.release(host, peer.connection, &r.board);
+            r.tracker.finish(RunEnd { status: written, error });
+            r.ended.cancel();
+        }
+    }
+    Ok(())
+}
