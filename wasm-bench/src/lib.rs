@@ -77,7 +77,7 @@ fn upload_json(
     };
     // Checked here as the server will check it, so that a mistake says
     // what is wrong before anything is sent.
-    upload.check().map_err(|e| JsError::new(&e))?;
+    upload.check().map_err(|e| JsError::new(&e.to_string()))?;
     serde_json::to_string(&upload).map_err(|e| JsError::new(&format!("cannot encode the upload: {e}")))
 }
 

@@ -21,8 +21,9 @@ use anyhow::{Context, Result, bail};
 use pqbench_boards::image_builds::{FILE, ImageBuilds, ImageState};
 use pqbench_boards::{BOARDS, Board, DEFAULT_VARIANT, Variant};
 
+use crate::log::Log;
 use crate::toolchain::CrossToolchain;
-use crate::{Project, cargo_host, run, setup, step};
+use crate::{Project, cargo_host, run, setup, step, wasm};
 
 /// The image the first page's board runs: the emulated Cortex-M4's default.
 const FIRST_IMAGE: (&str, &str) = ("mps2-an386", DEFAULT_VARIANT);
@@ -38,7 +39,7 @@ pub fn dev(project: &Project, serve_args: &[&str]) -> Result<()> {
     project.build_image(&cross, board, variant)?;
     project.build_timing_model()?;
     since(started, "the emulated board's image and timing model built");
-    project.build_dashboard(&cross)?;
+    wasm::build_dashboard(project, cross, &mut Log::Live)?;
     since(started, "the dashboard built");
     step("server");
     run(cargo_host(project).args(["build", "--package", "pqbench"]))?;
@@ -112,7 +113,7 @@ pub fn build_rest(project: &Project, cross: &CrossToolchain) -> Result<()> {
     let progress = project.dist().join("firmware").join(FILE);
     write_progress(&progress, &builds)?;
     // First what the page's own "Run in this browser" needs.
-    let bench = project.build_browser_bench(cross);
+    let bench = wasm::build_browser_bench(project, *cross, &mut Log::Live);
     if let Err(error) = &bench {
         eprintln!("the browser benchmark did not build: {error:#}");
     }

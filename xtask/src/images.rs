@@ -10,7 +10,8 @@ use anyhow::{Context, Result};
 use pqbench_boards::{BOARDS, Board, Transport, Variant};
 
 use crate::build_keys::{self, Done, Inputs, Keys};
-use crate::lanes::{Job, Log, run_in_lanes};
+use crate::lanes::{Job, run_in_lanes};
+use crate::log::Log;
 use crate::toolchain::{CrossBuild, CrossToolchain};
 use crate::{Project, image_size};
 

@@ -16,51 +16,20 @@
 //! link one after another in one lane (BENCHMARKS.md, "The test tiers").
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 
+use crate::Project;
 use crate::build_keys::Done;
 use crate::images::Image;
+use crate::log::Log;
 use crate::toolchain::CrossToolchain;
-use crate::{Project, run};
 
 /// Lanes at most, however many cores: each holds a fat-LTO link of the
 /// suite in memory and a target directory of its own on disk.
 const MOST_LANES: usize = 4;
-
-/// Where a build's words go: straight to the terminal, or kept and printed
-/// whole when its image is done, as lanes building at once would otherwise
-/// interleave their lines.
-pub enum Log {
-    Live,
-    Kept(String),
-}
-
-impl Log {
-    pub fn say(&mut self, words: &str) {
-        match self {
-            Log::Live => eprintln!("{words}"),
-            Log::Kept(kept) => {
-                kept.push_str(words);
-                kept.push('\n');
-            }
-        }
-    }
-
-    pub fn run(&mut self, command: &mut Command) -> Result<()> {
-        let Log::Kept(kept) = self else { return run(command) };
-        let output = command.output().with_context(|| format!("starting {command:?}"))?;
-        kept.push_str(&String::from_utf8_lossy(&output.stdout));
-        kept.push_str(&String::from_utf8_lossy(&output.stderr));
-        if !output.status.success() {
-            bail!("{command:?} failed: {}", output.status);
-        }
-        Ok(())
-    }
-}
 
 /// What to do with an image.
 #[derive(Clone, Copy)]

@@ -53,6 +53,7 @@ mod image_size;
 mod images;
 mod lanes;
 mod load;
+mod log;
 mod needs;
 mod peers;
 mod postgres;
@@ -61,6 +62,7 @@ mod setup;
 mod tidy;
 mod tiers;
 mod toolchain;
+mod wasm;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -72,25 +74,7 @@ use toolchain::CrossToolchain;
 use pqbench_boards::{Board, Variant};
 
 use images::Image;
-
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
-
-/// Rust flags of both wasm builds (the benchmark and the dashboard share a
-/// target directory, so they share flags, or each would rebuild the other's
-/// dependencies). simd128 lets LLVM vectorise loops; every current browser
-/// has it. Measured with `bench-browser`: ML-DSA-65 +4 to 18% and ML-KEM-768
-/// +8% alone, about +2% on top of [`WASM_OPT`].
-const WASM_RUSTFLAGS: (&str, &str) =
-    ("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", "-C target-feature=+simd128");
-
-/// binaryen's optimiser on the browser benchmark, after wasm-bindgen.
-/// ML-DSA's field multiplication widens to u128 (module-lattice's Barrett
-/// reduction), which wasm32 has no instruction for: LLVM calls
-/// compiler-builtins' `__multi3`, through memory, on every product, and LTO
-/// cannot inline a libcall. Inlining it (a limit of 40 does not, 60 does)
-/// made ML-DSA-65 sign 1.40x, keygen 1.34x and verify 1.31x faster in
-/// Chromium; plain `-O3` alone gained nothing.
-const WASM_OPT: &[&str] = &["-O3", "--always-inline-max-function-size=80"];
+use log::Log;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -122,11 +106,11 @@ fn main() -> Result<()> {
         }
         ["build-browser"] => {
             let cross = setup::ensure(&project, false)?;
-            project.build_browser_bench(&cross)
+            wasm::build_browser_bench(&project, cross, &mut Log::Live)
         }
         ["build-dashboard"] => {
             let cross = setup::ensure(&project, false)?;
-            project.build_dashboard(&cross)
+            wasm::build_dashboard(&project, cross, &mut Log::Live)
         }
         ["dev", rest @ ..] => dev::dev(&project, rest),
         // dev's child, building what the first page does not wait for.
@@ -142,8 +126,8 @@ fn main() -> Result<()> {
         ["bench-browser", rest @ ..] => {
             let cross = setup::ensure(&project, true)?;
             // The dashboard's own button runs it.
-            project.build_browser_bench(&cross)?;
-            project.build_dashboard(&cross)?;
+            wasm::build_browser_bench(&project, cross, &mut Log::Live)?;
+            wasm::build_dashboard(&project, cross, &mut Log::Live)?;
             bench::browser(&project, rest)
         }
         ["bench-load", rest @ ..] => load::load(&project, rest),
@@ -208,26 +192,11 @@ impl Project {
 
     /// The browser benchmark, the dashboard, the timing model and the server.
     fn build_all_but_images(&self, cross: &CrossToolchain) -> Result<()> {
-        self.build_browser_bench(cross)?;
-        self.build_dashboard(cross)?;
+        wasm::build_browser_bench(self, *cross, &mut Log::Live)?;
+        wasm::build_dashboard(self, *cross, &mut Log::Live)?;
         self.build_timing_model()?;
         step("server");
         run(cargo_host(self).args(["build", "--package", "pqbench"]))
-    }
-
-    /// The dashboard alone into `<dist>`: its wasm, page, styles and
-    /// start-up script (`cargo xtask build-dashboard`, while working on it).
-    fn build_dashboard(&self, cross: &CrossToolchain) -> Result<()> {
-        let dist = self.dist();
-        step("dashboard (wasm)");
-        let out = cross.build_with_env(self, "pqbench-web", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
-        self.wasm_bindgen(&out.join("pqbench_web.wasm"), &dist.join("pkg"))?;
-        // The page, its styles and its start-up script: separate files, as
-        // the server's Content-Security-Policy runs nothing inline.
-        for file in ["index.html", "style.css", "main.js"] {
-            copy(&self.root.join("web").join(file), &dist.join(file))?;
-        }
-        Ok(())
     }
 
     /// The Cortex-M4 timing model's QEMU plugin into its place in `<dist>`
@@ -243,32 +212,6 @@ impl Project {
         copy(&self.target.join("release").join(file), &part)?;
         std::fs::rename(&part, &place)?;
         Ok(())
-    }
-
-    /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
-    fn build_browser_bench(&self, cross: &CrossToolchain) -> Result<()> {
-        step("browser benchmark (wasm)");
-        let dist = self.dist();
-        let out =
-            cross.build_with_env(self, "pqbench-wasm-bench", WASM_TARGET, "wasm", &[], &[WASM_RUSTFLAGS])?;
-        self.wasm_bindgen(&out.join("pqbench_wasm_bench.wasm"), &dist.join("bench"))?;
-        let wasm = dist.join("bench/pqbench_wasm_bench_bg.wasm");
-        run(Command::new("node")
-            .arg(setup::wasm_opt_path(self))
-            .args(WASM_OPT)
-            .arg(&wasm)
-            .arg("-o")
-            .arg(&wasm))?;
-        copy(&self.root.join("wasm-bench/www/worker.js"), &dist.join("bench/worker.js"))?;
-        copy(&self.root.join("wasm-bench/www/peers.js"), &dist.join("bench/peers.js"))?;
-        peers::stage(self)
-    }
-
-    fn wasm_bindgen(&self, wasm: &Path, out: &Path) -> Result<()> {
-        run(Command::new(setup::wasm_bindgen_path())
-            .args(["--target", "web", "--no-typescript", "--remove-name-section", "--out-dir"])
-            .arg(out)
-            .arg(wasm))
     }
 
     fn serve(&self, extra: &[&str]) -> Result<()> {

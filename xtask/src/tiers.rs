@@ -1,15 +1,17 @@
 //! `cargo xtask test`: the two test tiers.
 //!
 //! - The quick tier (`--quick`), for every change while working: formatting,
-//!   clippy with warnings denied, and every host test that needs no firmware
-//!   image, no PostgreSQL, no browser and no network. It installs nothing
-//!   and builds no image; a test that needs what it lacks is skipped by name
-//!   (`pqbench-test-needs`), and the skips are listed at the end.
+//!   clippy with warnings denied (the wasm crates too, built for the host),
+//!   and every host test that needs no firmware image, no PostgreSQL, no
+//!   browser and no network. It installs nothing and builds no image; a test
+//!   that needs what it lacks is skipped by name (`pqbench-test-needs`), and
+//!   the skips are listed at the end.
 //! - The full tier (no flag), what CI runs: setup, the images the tests use
-//!   (the others compile-checked, see `images.rs`), the wasm builds, every
-//!   Rust test with PostgreSQL (which builds the server the browser tests
-//!   run), the suite in its other builds, fuzzing and the browser tests. Nothing is skipped there: a test whose
-//!   environment is missing fails, naming it.
+//!   (the others compile-checked, see `images.rs`) and the wasm builds at
+//!   once, every Rust test with PostgreSQL (which builds the server the
+//!   browser tests run), the suite in its other builds, fuzzing and the
+//!   browser tests. Nothing is skipped there: a test whose environment is
+//!   missing fails, naming it.
 //!
 //! Each tier prints the wall time of its phases at its end, and appends them
 //! to the file `PQBENCH_PHASES` names, if set (`.ci/run` prints both tiers'
@@ -24,10 +26,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use pqbench_test_needs::{DIST_VAR, POSTGRES_VAR, SKIPPED_VAR, TIER_VAR};
 
-use crate::build_keys::{Done, Inputs, Keys, Made};
 use crate::fuzz::{FUZZ_SECONDS, fuzz};
-use crate::toolchain::{CrossBuild, CrossToolchain};
-use crate::{Project, cargo_host, postgres, run, setup, step};
+use crate::log::Log;
+use crate::toolchain::CrossToolchain;
+use crate::{Project, cargo_host, postgres, run, setup, step, wasm};
 
 /// The variable naming the file each phase's time is appended to.
 const PHASES_VAR: &str = "PQBENCH_PHASES";
@@ -101,7 +103,24 @@ pub fn quick(project: &Project) -> Result<()> {
         })?;
         phases.time("clippy (warnings denied)", || {
             step("clippy, warnings denied (the host crates)");
-            run(cargo_host(project).args(["clippy", "--all-targets", "--", "-D", "warnings"]))
+            run(cargo_host(project).args(["clippy", "--all-targets", "--", "-D", "warnings"]))?;
+            // The two wasm crates compile for the host too: linted here, a
+            // mistake in them stops CI in minutes rather than after the
+            // full tier's images. Apart from the host crates, so that their
+            // features (leptos's, wasm-bindgen's) are not unified into the
+            // host crates' build, which the tests then reuse.
+            step("clippy, warnings denied (the wasm crates, built for the host)");
+            run(cargo_host(project).args([
+                "clippy",
+                "--package",
+                "pqbench-wasm-bench",
+                "--package",
+                "pqbench-web",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ]))
         })?;
         let _ = std::fs::remove_dir_all(&no_dist);
         std::fs::create_dir_all(&no_dist)?;
@@ -134,17 +153,19 @@ pub fn quick(project: &Project) -> Result<()> {
 pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
-        phases.time("images", || project.images_for_tests(&cross))?;
+        // The wasm builds beside the image lanes: a fat-LTO link holds one
+        // core for minutes, and the lanes' links and the wasm builds' each
+        // leave the other core idle for long stretches when run in turn
+        // (BENCHMARKS.md, "The test tiers"). The wasm builds' words are kept
+        // and printed whole when they end, as the lanes' are.
+        phases.time("images and wasm builds, at once", || images_and_wasm(project, cross))?;
         // No `cargo build --package pqbench` here: the browser tests run the
         // server the Rust tests built (`target/debug/pqbench`). Built alone,
         // its dependencies resolve other features than the workspace's test
         // build does (dev-dependencies' features are unified into that one),
         // so cargo compiled tokio, probe-rs, sqlx and the rest a second time:
         // 70 s of a clean run (BENCHMARKS.md, "The test tiers").
-        phases.time("wasm and timing model builds", || {
-            build_wasm(project, &cross)?;
-            project.build_timing_model()
-        })?;
+        phases.time("timing model build", || project.build_timing_model())?;
         // Stopped and deleted when dropped, at the end of this closure.
         let postgres = phases.time("PostgreSQL started", || postgres::TestPostgres::start(project))?;
         let full_env = |command: &mut Command| {
@@ -171,44 +192,29 @@ pub fn full(project: &Project) -> Result<()> {
     })
 }
 
-/// The wasm builds: their workspace packages, the npm lock that pins
-/// wasm-opt (binaryen) and the JavaScript peers staged beside the
-/// benchmark, and wasm-bindgen (its version is Cargo.lock's, and so among
-/// the registry crates, but the CLI is checked too).
-const WASM: Made = Made {
-    packages: &["pqbench-wasm-bench", "pqbench-web"],
-    files: &["Cargo.toml", ".cargo/config.toml", "tests/e2e/package-lock.json"],
-    tools: &[("wasm-bindgen", "--version"), ("node", "--version")],
-};
-/// What the wasm builds leave in `<dist>`, by the file each one's last step
-/// writes.
-const WASM_OUTPUTS: &[&str] =
-    &["bench/pqbench_wasm_bench_bg.wasm", "bench/peers.js", "pkg/pqbench_web_bg.wasm", "main.js"];
-
-/// The browser benchmark and the dashboard, unless what they are made from
-/// is what they were last built from here (keyed as the images are,
-/// `build_keys.rs`): a fresh clone would otherwise relink both, minutes of
-/// fat LTO, for a change to the server.
-fn build_wasm(project: &Project, cross: &CrossToolchain) -> Result<()> {
-    let inputs = Inputs::gather(project, *cross, &WASM)?;
-    let settings = format!("{:?} {:?}", crate::WASM_RUSTFLAGS, crate::WASM_OPT);
-    let key = inputs.key(&CrossBuild {
-        package: &WASM.packages.join(","),
-        target: crate::WASM_TARGET,
-        profile: "wasm",
-        extra: &[&settings],
-        env: &[],
+/// The images the tests use and the two wasm builds, at once; both run to
+/// their end, and every failure is returned.
+fn images_and_wasm(project: &Project, cross: CrossToolchain) -> Result<()> {
+    let (images, wasm) = std::thread::scope(|scope| {
+        let wasm = scope.spawn(|| {
+            let started = Instant::now();
+            let mut log = Log::Kept(String::new());
+            let built = wasm::build_both_unless_unchanged(project, cross, &mut log);
+            let Log::Kept(kept) = log else { unreachable!("the wasm builds' log is kept") };
+            eprint!("\n==> the wasm builds ({} s)\n{kept}", started.elapsed().as_secs());
+            built
+        });
+        let images = project.images_for_tests(&cross);
+        (images, wasm.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the wasm builds' thread panicked"))))
     });
-    let keys = Keys::new(project);
-    let dist = project.dist();
-    if keys.done("wasm", &key) == Some(Done::Built) && WASM_OUTPUTS.iter().all(|f| dist.join(f).is_file()) {
-        step("the browser benchmark and the dashboard: unchanged since they were last built here");
-        return Ok(());
+    match (images, wasm) {
+        (Ok(()), Ok(())) => Ok(()),
+        (Err(error), Ok(())) => Err(error.context("the images")),
+        (Ok(()), Err(error)) => Err(error.context("the wasm builds")),
+        (Err(images), Err(wasm)) => {
+            anyhow::bail!("the images did not build: {images:#}\nnor did the wasm builds: {wasm:#}")
+        }
     }
-    keys.forget("wasm");
-    project.build_browser_bench(cross)?;
-    project.build_dashboard(cross)?;
-    keys.record("wasm", &key, Done::Built)
 }
 
 /// Every host test of the workspace, in the tier `tier_env` sets up.

@@ -5,7 +5,8 @@ use std::process::Command;
 
 use anyhow::Result;
 
-use crate::{Project, run};
+use crate::Project;
+use crate::log::Log;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CrossToolchain {
@@ -50,22 +51,17 @@ pub fn debian_toolchain_present() -> bool {
 }
 
 impl CrossToolchain {
-    /// Builds `package` for `target` with `profile`, with variables the
-    /// build reads from its environment (`DEFMT_LOG`), into the project's
-    /// cross target directory; returns the directory holding its outputs.
-    pub fn build_with_env(
+    /// Makes `build` in `target_dir`, its words to `log`; returns the
+    /// directory holding its outputs.
+    pub fn build_into(
         self,
         project: &Project,
-        package: &str,
-        target: &str,
-        profile: &str,
-        extra: &[&str],
-        env: &[(&str, &str)],
+        target_dir: &Path,
+        build: &CrossBuild,
+        log: &mut Log,
     ) -> Result<PathBuf> {
-        let target_dir = project.cross_target();
-        let build = CrossBuild { package, target, profile, extra, env };
-        run(&mut self.command(project, &target_dir, &build))?;
-        Ok(build.outputs(&target_dir))
+        log.run(&mut self.command(project, target_dir, build))?;
+        Ok(build.outputs(target_dir))
     }
 
     /// The cargo command that makes `build` in `target_dir`.
