@@ -6,9 +6,12 @@
 //! one codegen unit): its CPU time is its wall time, so one build leaves a
 //! second core idle. [`build_in_lanes`] builds one image per core at once,
 //! each lane in its own cross target directory, as cargo locks a target
-//! directory for a whole build. Jobs are dealt to lanes in turn, in a
-//! fixed order, so each lane's directory keeps, from one run to the next,
-//! the dependencies its own images need.
+//! directory for a whole build. The jobs wait in one queue, in a fixed
+//! order, and a lane takes the next as soon as it is free: dealt in turn
+//! instead, the lanes of a clean run took 689 and 822 s, one core idle for
+//! the last 133 (BENCHMARKS.md, "The test tiers"). Which lane builds an
+//! image can change from one run to the next; a lane new to an image's
+//! target and profile compiles their dependencies once.
 //!
 //! Dealing each set of images that share their dependencies (one target and
 //! profile) whole to one lane, so each set's dependencies compile once, was
@@ -16,7 +19,7 @@
 //! link one after another in one lane (BENCHMARKS.md, "The test tiers").
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
@@ -66,18 +69,16 @@ pub fn run_in_lanes(
 ) -> Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let lanes = cores.clamp(1, MOST_LANES).min(jobs.len()).max(1);
-    let mut dealt: Vec<Vec<&Job>> = vec![Vec::new(); lanes];
-    for (nth, job) in jobs.iter().enumerate() {
-        dealt[nth % lanes].push(job);
-    }
+    // The next job of the queue any free lane takes.
+    let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let failures: Vec<anyhow::Error> = std::thread::scope(|scope| {
         let lanes: Vec<_> = (0..lanes)
             .map(|lane| {
-                let (failed, dealt) = (&failed, &dealt);
+                let (failed, next) = (&failed, &next);
                 scope.spawn(move || -> Result<()> {
                     let target_dir = lane_target_dir(project, lane);
-                    for image in dealt[lane].iter().copied() {
+                    while let Some(image) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
                         if failed.load(Ordering::Relaxed) {
                             break;
                         }

@@ -1,14 +1,14 @@
 //! `cargo xtask test`: the two test tiers.
 //!
 //! - The quick tier (`--quick`), for every change while working: formatting,
-//!   clippy with warnings denied (the wasm crates too, built for the host),
-//!   and every host test that needs no firmware image, no PostgreSQL, no
-//!   browser and no network. It installs nothing and builds no image; a test
-//!   that needs what it lacks is skipped by name (`pqbench-test-needs`), and
-//!   the skips are listed at the end.
-//! - The full tier (no flag), what CI runs: setup, the images the tests use
-//!   (the others compile-checked, see `images.rs`) and the wasm builds at
-//!   once, every Rust test with PostgreSQL (which builds the server the
+//!   clippy with warnings denied on the host crates, and every host test that
+//!   needs no firmware image, no PostgreSQL, no browser and no network. It
+//!   installs nothing and builds no image; a test that needs what it lacks is
+//!   skipped by name (`pqbench-test-needs`), and the skips are listed at the
+//!   end.
+//! - The full tier (no flag), what CI runs: setup, the wasm builds, the
+//!   images the tests use (the others compile-checked, see `images.rs`),
+//!   every Rust test with PostgreSQL (which builds the server the
 //!   browser tests run), the suite in its other builds, fuzzing and the
 //!   browser tests. Nothing is skipped there: a test whose environment is
 //!   missing fails, naming it.
@@ -28,7 +28,6 @@ use pqbench_test_needs::{DIST_VAR, POSTGRES_VAR, SKIPPED_VAR, TIER_VAR};
 
 use crate::fuzz::{FUZZ_SECONDS, fuzz};
 use crate::log::Log;
-use crate::toolchain::CrossToolchain;
 use crate::{Project, cargo_host, postgres, run, setup, step, wasm};
 
 /// The variable naming the file each phase's time is appended to.
@@ -103,24 +102,12 @@ pub fn quick(project: &Project) -> Result<()> {
         })?;
         phases.time("clippy (warnings denied)", || {
             step("clippy, warnings denied (the host crates)");
-            run(cargo_host(project).args(["clippy", "--all-targets", "--", "-D", "warnings"]))?;
-            // The two wasm crates compile for the host too: linted here, a
-            // mistake in them stops CI in minutes rather than after the
-            // full tier's images. Apart from the host crates, so that their
-            // features (leptos's, wasm-bindgen's) are not unified into the
-            // host crates' build, which the tests then reuse.
-            step("clippy, warnings denied (the wasm crates, built for the host)");
-            run(cargo_host(project).args([
-                "clippy",
-                "--package",
-                "pqbench-wasm-bench",
-                "--package",
-                "pqbench-web",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]))
+            // The host crates only. The two wasm crates compile for the host
+            // too, but linting them here (leptos and its dependencies) took
+            // 136 s of a clean run, which the cold budget cannot spare; the
+            // full tier builds them first, so a mistake in them still stops
+            // CI minutes into that tier.
+            run(cargo_host(project).args(["clippy", "--all-targets", "--", "-D", "warnings"]))
         })?;
         let _ = std::fs::remove_dir_all(&no_dist);
         std::fs::create_dir_all(&no_dist)?;
@@ -153,19 +140,23 @@ pub fn quick(project: &Project) -> Result<()> {
 pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
-        // The wasm builds beside the image lanes: a fat-LTO link holds one
-        // core for minutes, and the lanes' links and the wasm builds' each
-        // leave the other core idle for long stretches when run in turn
-        // (BENCHMARKS.md, "The test tiers"). The wasm builds' words are kept
-        // and printed whole when they end, as the lanes' are.
-        phases.time("images and wasm builds, at once", || images_and_wasm(project, cross))?;
+        // The wasm builds first: a mistake in the dashboard or the browser
+        // benchmark stops the tier in minutes, not after the images. After
+        // each other, not beside the image lanes: the lanes keep both cores
+        // busy, and the wasm built beside them made the two phases 100 s
+        // longer together (BENCHMARKS.md, "The test tiers").
+        phases.time("wasm and timing model builds", || {
+            wasm::build_both_unless_unchanged(project, cross, &mut Log::Live)?;
+            project.build_timing_model()
+        })?;
+        phases.time("images", || project.images_for_tests(&cross))?;
         // No `cargo build --package pqbench` here: the browser tests run the
         // server the Rust tests built (`target/debug/pqbench`). Built alone,
         // its dependencies resolve other features than the workspace's test
         // build does (dev-dependencies' features are unified into that one),
         // so cargo compiled tokio, probe-rs, sqlx and the rest a second time:
         // 70 s of a clean run (BENCHMARKS.md, "The test tiers").
-        phases.time("timing model build", || project.build_timing_model())?;
+
         // Stopped and deleted when dropped, at the end of this closure.
         let postgres = phases.time("PostgreSQL started", || postgres::TestPostgres::start(project))?;
         let full_env = |command: &mut Command| {
@@ -190,31 +181,6 @@ pub fn full(project: &Project) -> Result<()> {
                 .current_dir(project.root.join("tests/e2e")))
         })
     })
-}
-
-/// The images the tests use and the two wasm builds, at once; both run to
-/// their end, and every failure is returned.
-fn images_and_wasm(project: &Project, cross: CrossToolchain) -> Result<()> {
-    let (images, wasm) = std::thread::scope(|scope| {
-        let wasm = scope.spawn(|| {
-            let started = Instant::now();
-            let mut log = Log::Kept(String::new());
-            let built = wasm::build_both_unless_unchanged(project, cross, &mut log);
-            let Log::Kept(kept) = log else { unreachable!("the wasm builds' log is kept") };
-            eprint!("\n==> the wasm builds ({} s)\n{kept}", started.elapsed().as_secs());
-            built
-        });
-        let images = project.images_for_tests(&cross);
-        (images, wasm.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the wasm builds' thread panicked"))))
-    });
-    match (images, wasm) {
-        (Ok(()), Ok(())) => Ok(()),
-        (Err(error), Ok(())) => Err(error.context("the images")),
-        (Ok(()), Err(error)) => Err(error.context("the wasm builds")),
-        (Err(images), Err(wasm)) => {
-            anyhow::bail!("the images did not build: {images:#}\nnor did the wasm builds: {wasm:#}")
-        }
-    }
 }
 
 /// Every host test of the workspace, in the tier `tier_env` sets up.

@@ -1,10 +1,7 @@
 //! The two wasm builds: the browser benchmark (the suite, `wasm-bench`) and
-//! the dashboard (`web`), into `<dist>`.
-//!
-//! Both build in a cross target directory of their own (`<target>/wasm`),
-//! never in an image lane's: cargo locks a target directory for a whole
-//! build, so the full tier can build them while the lanes build images
-//! (`tiers.rs`) without either waiting on the other's lock.
+//! the dashboard (`web`), into `<dist>`, in the cross target directory
+//! (lane 0's, `lanes.rs`: they never build while the lanes do). Their words
+//! go to a [`Log`], live or kept.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,15 +47,10 @@ const WASM: Made = Made {
 const WASM_OUTPUTS: &[&str] =
     &["bench/pqbench_wasm_bench_bg.wasm", "bench/peers.js", "pkg/pqbench_web_bg.wasm", "main.js"];
 
-/// The wasm builds' own cross target directory.
-fn target_dir(project: &Project) -> PathBuf {
-    project.target.join("wasm")
-}
-
 fn build(project: &Project, cross: CrossToolchain, package: &str, log: &mut Log) -> Result<PathBuf> {
     let build =
         CrossBuild { package, target: WASM_TARGET, profile: "wasm", extra: &[], env: &[WASM_RUSTFLAGS] };
-    cross.build_into(project, &target_dir(project), &build, log)
+    cross.build_into(project, &project.cross_target(), &build, log)
 }
 
 /// The browser benchmark: the suite in wasm, into `<dist>/bench`.
