@@ -10,12 +10,12 @@ use axum::http::header;
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use pqbench_api::QueryError;
 use pqbench_collect::boards::BoardError;
 use pqbench_collect::flash::FlashError;
 use pqbench_collect::runner::RunError;
 use pqbench_store::StoreError;
 use pqbench_store::import::ImportError;
-use pqbench_view::QueryError;
 use serde::de::DeserializeOwned;
 use serde_json::json;
 

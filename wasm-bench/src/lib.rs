@@ -69,7 +69,7 @@ fn upload_json(
         source: Source::Browser,
         board: board_of(scope),
         ticks_per_second: CLOCK.ticks_per_second,
-        tick_unit: CLOCK.unit.to_string(),
+        tick_unit: CLOCK.unit,
         clock_hz: None,
         build,
         measurements,

@@ -7,12 +7,13 @@ use futures::StreamExt;
 use futures::channel::mpsc;
 use gloo_net::http::{Request, Response};
 use leptos::prelude::*;
+use pqbench_api::ResultQuery;
 use pqbench_api::{
-    Board, Created, Flash, ImportPreview, ImportRequest, ImportStored, Matrix, NewFlash, NewReport, Report,
-    ReportCreated, RunEnd, RunProgress, RunRegressions, RunRequest,
+    Board, Flash, ImportCreated, ImportPreview, Matrix, NewFlash, NewImport, NewReport, NewRun, Report,
+    ReportCreated, RunCreated, RunEnd, RunProgress, RunRegressions,
 };
 use pqbench_types::{BenchResult, ResultRow, Run};
-use pqbench_view::{HistoryOf, ResultQuery};
+use pqbench_view::HistoryOf;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -39,7 +40,7 @@ pub async fn flash(request: &NewFlash) -> ApiResult<Flash> {
 }
 
 /// `POST /api/runs`: starts the suite on a board; the new run's id.
-pub async fn start_run(request: &RunRequest) -> ApiResult<Created> {
+pub async fn start_run(request: &NewRun) -> ApiResult<RunCreated> {
     post("/api/runs", request).await
 }
 
@@ -60,7 +61,7 @@ pub async fn run_results(id: i64) -> ApiResult<Vec<BenchResult>> {
 
 /// `POST /api/uploads`: a browser run with its results, as the benchmark
 /// worker gives it (JSON text already); the stored run's id.
-pub async fn upload(json: String) -> ApiResult<Created> {
+pub async fn upload(json: String) -> ApiResult<RunCreated> {
     post_json_text("/api/uploads", json).await
 }
 
@@ -72,7 +73,7 @@ pub async fn results(query: &ResultQuery) -> ApiResult<Vec<ResultRow>> {
 }
 
 /// `GET /api/matrix?..`: the matrix's columns and their results, as `query`
-/// selects them (`View::matrix_query`).
+/// selects them (`ResultQuery::of_matrix`).
 pub async fn matrix(query: &ResultQuery) -> ApiResult<Matrix> {
     get(&format!("/api/matrix?{}", query.to_query())).await
 }
@@ -93,12 +94,12 @@ pub async fn regressions_of_history(history: &HistoryOf, limit: u32) -> ApiResul
 
 /// `POST /api/imports/preview`: what importing a published log would store,
 /// and the lines it would not.
-pub async fn preview_import(request: &ImportRequest) -> ApiResult<ImportPreview> {
+pub async fn preview_import(request: &NewImport) -> ApiResult<ImportPreview> {
     post("/api/imports/preview", request).await
 }
 
 /// `POST /api/imports`: stores a published log as runs.
-pub async fn store_import(request: &ImportRequest) -> ApiResult<ImportStored> {
+pub async fn store_import(request: &NewImport) -> ApiResult<ImportCreated> {
     post("/api/imports", request).await
 }
 

@@ -14,6 +14,7 @@
 mod api;
 mod components;
 mod context;
+mod panic_hook;
 mod routes;
 mod worker;
 
@@ -39,7 +40,7 @@ use routes::runs::RunsPage;
 
 #[wasm_bindgen(start)]
 pub fn main() {
-    console_error_panic_hook::set_once();
+    panic_hook::install();
     leptos::mount::mount_to_body(App);
 }
 

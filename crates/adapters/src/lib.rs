@@ -53,14 +53,10 @@ pub struct Group {
     pub results: Vec<BenchResult>,
 }
 
-/// A line that gave no result, and why, for a person to read.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct UnreadLine {
-    /// 1-based, counting LF, CRLF and a lone CR each as one line end.
-    pub line: usize,
-    pub text: String,
-    pub reason: String,
-}
+/// A line that gave no result, and why, for a person to read: the API's
+/// own, so an import's preview shows it as the parser made it. Its `line`
+/// is 1-based, counting LF, CRLF and a lone CR each as one line end.
+pub use pqbench_api::UnreadLine;
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ParseError {
@@ -171,6 +167,7 @@ struct Leftovers {
 
 impl Leftovers {
     fn unread(&mut self, line: usize, text: &str, reason: impl std::fmt::Display) {
+        let line = u64::try_from(line).unwrap_or(u64::MAX);
         self.unread.push(UnreadLine { line, text: text.to_string(), reason: reason.to_string() });
     }
 }

@@ -17,7 +17,7 @@ use tokio_tungstenite::tungstenite::http::{HeaderValue, StatusCode, header};
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_util::sync::CancellationToken;
 
-use pqbench_api::agents::{FromAgent, PROTOCOL_VERSION, ToAgent, check_host_name};
+use pqbench_api::agents::{FromAgent, HostName, PROTOCOL_VERSION, ToAgent};
 use pqbench_collect::boards::Boards;
 use pqbench_collect::collector::Progress;
 use pqbench_collect::record::SharedRecorder;
@@ -56,7 +56,7 @@ const LONGEST_PAUSE: Duration = Duration::from_secs(30);
 
 /// Serves `boards` to the server until a refusal; reconnects otherwise.
 pub async fn run(options: &AgentOptions, boards: Arc<Boards>) -> Result<(), AgentError> {
-    check_host_name(&options.host).map_err(|e| AgentError::Refused(e.to_string()))?;
+    HostName::new(options.host.as_str()).map_err(|e| AgentError::Refused(e.to_string()))?;
     let mut pause = FIRST_PAUSE;
     loop {
         let mut welcomed = false;

@@ -23,35 +23,15 @@ use alloc::vec::Vec;
 use pqbench_types::{Algorithm, Build, Measurement, Operation, RunStatus};
 use serde::{Deserialize, Serialize};
 
-use crate::{Board, RunRequest};
+use crate::{Board, NewRun};
 
 /// Both ends speak this version; a server refuses an agent of another, at
 /// its hello rather than at the first message it could not read. 2 added
 /// `noted` (a run's notes).
 pub const PROTOCOL_VERSION: u32 = 2;
 
-/// The longest host name an agent may give, and its characters: it is
-/// shown on the dashboard and is the first part of its boards' ids.
-pub const MAX_HOST_LEN: usize = 64;
-
-/// Why a host name was refused.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum HostNameError {
-    #[error("a host name is 1 to {MAX_HOST_LEN} characters")]
-    Length,
-    #[error("host name {0:?}: only letters, digits, '-', '_' and '.'")]
-    Characters(String),
-}
-
-pub fn check_host_name(host: &str) -> Result<(), HostNameError> {
-    if host.is_empty() || host.len() > MAX_HOST_LEN {
-        return Err(HostNameError::Length);
-    }
-    if !host.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        return Err(HostNameError::Characters(host.into()));
-    }
-    Ok(())
-}
+/// Host names are `pqbench_valid::HostName`s.
+pub use pqbench_valid::{HostName, HostNameError, MAX_HOST_LEN};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -119,7 +99,7 @@ pub enum ToAgent {
     /// the host-qualified one), as run `run` of the central store.
     Run {
         run: i64,
-        request: RunRequest,
+        request: NewRun,
     },
     Cancel {
         run: i64,
@@ -163,9 +143,9 @@ mod tests {
 
     #[test]
     fn host_names_are_short_plain_words() {
-        assert!(check_host_name("lab-a.rack2_b").is_ok());
+        assert!(HostName::new("lab-a.rack2_b").is_ok());
         for bad in ["", "a/b", "a b", "serial:x", "é", &"x".repeat(65)] {
-            assert!(check_host_name(bad).is_err(), "{bad:?}");
+            assert!(HostName::new(bad).is_err(), "{bad:?}");
         }
     }
 }

@@ -3,7 +3,6 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use pqbench_types::Algorithm;
 use serde::{Deserialize, Serialize};
 
 /// A board the server can reach now.
@@ -87,23 +86,6 @@ impl BoardKind {
             BoardKind::Probe => "probe",
         }
     }
-}
-
-/// The body of `POST /api/runs`. Left out: every algorithm the suite
-/// measures, and the server's default iterations and time.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunRequest {
-    pub board: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub algorithms: Option<Vec<Algorithm>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_iterations: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_time_ms: Option<u32>,
-    /// One of the board's `variants`; left out, `opt-s`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
 }
 
 /// The body of `POST /api/flashes`: write this host's image of `variant`

@@ -44,7 +44,7 @@ impl LogFormat {
 /// board it ran on and its clock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ImportRequest {
+pub struct NewImport {
     pub format: LogFormat,
     pub text: String,
     #[serde(default)]
@@ -91,7 +91,7 @@ pub struct UnreadLine {
 
 /// What storing an import made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ImportStored {
+pub struct ImportCreated {
     pub runs: Vec<i64>,
     pub unread_lines: u64,
 }

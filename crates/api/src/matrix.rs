@@ -1,5 +1,5 @@
 //! The matrix: operations as rows, boards x builds as columns. `GET
-//! /api/matrix` takes [`ResultQuery`](pqbench_view::ResultQuery)'s query
+//! /api/matrix` takes [`ResultQuery`](crate::ResultQuery)'s query
 //! (board, source, build, algorithm, operation, run) and answers which runs
 //! are its columns and their results.
 //!

@@ -1,14 +1,34 @@
-//! A run as it is started and watched: the answer that names it, and the
-//! events of `GET /api/runs/{id}/events`.
+//! A run as it is started and watched: the request that starts one
+//! ([`NewRun`]), the answer that names it ([`RunCreated`]), and the events
+//! of `GET /api/runs/{id}/events`.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use pqbench_types::{Algorithm, Operation, RunStatus};
 use serde::{Deserialize, Serialize};
 
-/// The answer to a request that created a run (or a report).
+/// The body of `POST /api/runs`. Left out: every algorithm the suite
+/// measures, and the server's default iterations and time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRun {
+    pub board: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub algorithms: Option<Vec<Algorithm>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_iterations: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_time_ms: Option<u32>,
+    /// One of the board's `variants`; left out, `opt-s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+}
+
+/// The answer to a request that made a run: `POST /api/runs` (a run
+/// started on a board) and `POST /api/uploads` (a run measured elsewhere).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Created {
+pub struct RunCreated {
     pub id: i64,
 }
 

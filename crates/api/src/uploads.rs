@@ -14,6 +14,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use pqbench_types::{Algorithm, BenchResult, Build, Clock, Measurement, Operation, Source, TickUnit};
+use pqbench_valid::{BoardId, MAX_BOARD_ID_LEN};
 use serde::{Deserialize, Serialize};
 
 /// A run measured elsewhere (a browser, a native host) and sent whole to
@@ -26,7 +27,7 @@ pub struct Upload {
     pub board: String,
     pub ticks_per_second: u64,
     /// As [`TickUnit`]'s text: `ns` for a browser's or host's clock.
-    pub tick_unit: String,
+    pub tick_unit: TickUnit,
     pub clock_hz: Option<u64>,
     pub build: Build,
     pub measurements: Vec<Measurement>,
@@ -79,7 +80,6 @@ pub const MAX_ITERATIONS: u32 = 100_000_000;
 /// The wire and upload types hold them in 32 bits, so this holds by
 /// construction today; it is stated so that a wider type keeps the bound.
 pub const MAX_MEMORY_BYTES: u64 = 1 << 40;
-pub const MAX_BOARD_LEN: usize = 128;
 /// The build description as JSON; it is stored and sent with every run.
 pub const MAX_BUILD_JSON: usize = 16 * 1024;
 /// Any one text of a build (a field, a crate's name or version, an extra
@@ -96,16 +96,14 @@ pub enum UploadError {
     Source(Source),
     #[error("a {} upload's board starts with {prefix:?}", from.as_str())]
     BoardPrefix { from: Source, prefix: &'static str },
-    #[error("board must be {prefix}<name>, printable, at most {MAX_BOARD_LEN} bytes")]
+    #[error("board must be {prefix}<name>, printable, at most {MAX_BOARD_ID_LEN} bytes")]
     BoardName { prefix: &'static str },
-    #[error("unknown tick_unit {0:?}")]
-    TickUnit(String),
     #[error(
-        "a {} upload's clock is in nanoseconds (tick_unit \"ns\"), not {tick_unit:?}: only a board with a \
+        "a {} upload's clock is in nanoseconds (tick_unit \"ns\"), not \"{tick_unit}\": only a board with a \
          cycle counter reports cycles",
         from.as_str()
     )]
-    NotNanoseconds { from: Source, tick_unit: String },
+    NotNanoseconds { from: Source, tick_unit: TickUnit },
     #[error("ticks_per_second must be positive")]
     NoTicks,
     #[error("ticks_per_second is {0}, above {MAX_TICKS_PER_SECOND} (a picosecond tick)")]
@@ -160,17 +158,18 @@ impl Upload {
         };
         let name =
             self.board.strip_prefix(prefix).ok_or(UploadError::BoardPrefix { from: self.source, prefix })?;
-        if name.is_empty() || self.board.len() > MAX_BOARD_LEN || !name.bytes().all(|b| b.is_ascii_graphic())
+        if name.is_empty()
+            || BoardId::new(self.board.as_str()).is_err()
+            || !name.bytes().all(|b| b.is_ascii_graphic())
         {
             return Err(UploadError::BoardName { prefix });
         }
-        let unit =
-            TickUnit::parse(&self.tick_unit).map_err(|_| UploadError::TickUnit(self.tick_unit.clone()))?;
+        let unit = self.tick_unit;
         // A browser's and a host's clock count time. Cycles come only from a
         // board's cycle counter (the host derives them for a chip whose
         // clock it knows); a figure shown as cycles must be cycles.
         if unit != TickUnit::Nanoseconds {
-            return Err(UploadError::NotNanoseconds { from: self.source, tick_unit: self.tick_unit.clone() });
+            return Err(UploadError::NotNanoseconds { from: self.source, tick_unit: unit });
         }
         if self.ticks_per_second == 0 {
             return Err(UploadError::NoTicks);
@@ -309,7 +308,7 @@ mod tests {
             source: Source::Browser,
             board: "browser:1a2b3c4d".into(),
             ticks_per_second: 1_000_000_000,
-            tick_unit: "ns".into(),
+            tick_unit: TickUnit::Nanoseconds,
             clock_hz: None,
             build: Build::default(),
             measurements: vec![
@@ -340,15 +339,25 @@ mod tests {
         assert!(refused(|u| u.board = "qemu-mps2-an386".into()).contains("starts with"));
         assert!(refused(|u| u.board = "browser:".into()).contains("printable"));
         assert!(refused(|u| u.board = "browser:a b".into()).contains("printable"));
-        assert!(refused(|u| u.board = format!("browser:{}", "x".repeat(MAX_BOARD_LEN))).contains("128"));
+        assert!(
+            refused(|u| u.board = format!("browser:{}", "x".repeat(MAX_BOARD_ID_LEN)))
+                .contains(&MAX_BOARD_ID_LEN.to_string())
+        );
         assert!(refused(|u| u.source = Source::Serial).contains("\"serial\""));
-        assert!(refused(|u| u.tick_unit = "furlongs".into()).contains("tick_unit"));
+    }
+
+    #[test]
+    fn an_unknown_tick_unit_is_refused_as_the_upload_is_read() {
+        let mut json = serde_json::to_value(upload()).unwrap();
+        json["tick_unit"] = "furlongs".into();
+        let refused = serde_json::from_value::<Upload>(json).unwrap_err().to_string();
+        assert!(refused.contains("unknown tick_unit \"furlongs\""), "{refused}");
     }
 
     #[test]
     fn a_browser_or_a_host_cannot_claim_cycles() {
         for unit in ["cycles", "qemu-instructions/40", "qemu-ticks"] {
-            let refused = refused(|u| u.tick_unit = unit.into());
+            let refused = refused(|u| u.tick_unit = TickUnit::parse(unit).unwrap());
             assert!(refused.contains("nanoseconds") && refused.contains(unit), "{refused}");
             let native = refused_native(unit);
             assert!(native.contains("native upload"), "{native}");
@@ -359,7 +368,7 @@ mod tests {
         refused(|u| {
             u.source = Source::Native;
             u.board = "native:lab".into();
-            u.tick_unit = unit.into();
+            u.tick_unit = TickUnit::parse(unit).unwrap();
         })
     }
 

@@ -19,7 +19,6 @@
 //!   a run starts.
 //! - [`record`]: where results go, as a trait: the server's store and an
 //!   agent's connection implement it, and this crate depends on neither.
-//! - [`native`]: the suite on this host's own CPU.
 //! - [`timing_model`]: an emulated board's estimated Cortex-M4 cycles,
 //!   from the counts of the QEMU plugin it runs under.
 
@@ -30,7 +29,6 @@ mod emulator;
 pub mod flash;
 pub mod frames;
 pub mod image;
-pub mod native;
 pub mod ports;
 #[cfg(feature = "probe-rs")]
 pub mod probe;

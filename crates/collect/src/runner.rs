@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use pqbench_api::RunRequest;
+use pqbench_api::NewRun;
 use pqbench_types::{RunStatus, Source};
 use pqbench_wire::{Decoder, RunCommand};
 use tokio_util::sync::CancellationToken;
@@ -46,7 +46,7 @@ pub enum RunError {
 
 /// The board command for a user's request; bounds keep one request from
 /// holding a board for hours.
-pub fn command(request: &RunRequest) -> Result<RunCommand, RunError> {
+pub fn command(request: &NewRun) -> Result<RunCommand, RunError> {
     let min_iterations = request.min_iterations.unwrap_or(DEFAULT_MIN_ITERATIONS);
     let min_time_ms = request.min_time_ms.unwrap_or(DEFAULT_MIN_TIME_MS);
     if !(1..=MAX_ITERATIONS).contains(&min_iterations) {
@@ -92,7 +92,7 @@ pub struct RunDescription {
 }
 
 /// The description of `request`'s run (already checked by [`command`]).
-pub fn describe(request: &RunRequest, command: &RunCommand, on_probe: bool) -> RunDescription {
+pub fn describe(request: &NewRun, command: &RunCommand, on_probe: bool) -> RunDescription {
     let variant = request.variant.as_deref().unwrap_or(crate::boards::DEFAULT_VARIANT);
     RunDescription {
         board: request.board.clone(),
@@ -111,11 +111,7 @@ pub fn describe(request: &RunRequest, command: &RunCommand, on_probe: bool) -> R
 /// takes the board, then has `open` open the run's record (a row in a
 /// store, or the run the central server already wrote) and returns the
 /// run, ready to execute. A request that cannot run takes nothing.
-pub async fn prepare<F, Opened>(
-    boards: &Boards,
-    request: &RunRequest,
-    open: F,
-) -> Result<PreparedRun, RunError>
+pub async fn prepare<F, Opened>(boards: &Boards, request: &NewRun, open: F) -> Result<PreparedRun, RunError>
 where
     F: FnOnce(RunDescription) -> Opened,
     Opened: Future<Output = Result<SharedRecorder, RecordError>>,
@@ -394,8 +390,8 @@ mod tests {
 
     use super::*;
 
-    fn request(algorithms: Vec<Algorithm>) -> RunRequest {
-        RunRequest {
+    fn request(algorithms: Vec<Algorithm>) -> NewRun {
+        NewRun {
             board: "qemu-mps2-an386".into(),
             algorithms: Some(algorithms),
             min_iterations: None,

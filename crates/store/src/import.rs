@@ -6,12 +6,11 @@
 //! shows is exactly what is stored.
 
 use pqbench_adapters::{Log, ParseError};
-use pqbench_api::{ImportPreview, ImportRequest, ImportStored, ImportedRun, LogFormat, UnreadLine};
+use pqbench_api::{BoardId, ImportCreated, ImportPreview, ImportedRun, LogFormat};
 use pqbench_types::{Build, IMPORTED_FROM, RunStatus, Source};
 
 use crate::{NewImport, NewRun, Store, StoreError};
 
-pub const MAX_BOARD_LEN: usize = 128;
 pub const MAX_FILE_NAME_LEN: usize = 255;
 /// The same bound as an upload's clock.
 pub use pqbench_api::uploads::MAX_CLOCK_HZ;
@@ -53,17 +52,10 @@ pub fn default_board(format: LogFormat) -> String {
 }
 
 /// Reads the log and shapes its runs; nothing is stored.
-pub fn plan(request: &ImportRequest) -> Result<Plan, ImportError> {
+pub fn plan(request: &pqbench_api::NewImport) -> Result<Plan, ImportError> {
     let board = match request.board.as_deref().map(str::trim) {
         None | Some("") => default_board(request.format),
-        Some(board) => {
-            if board.len() > MAX_BOARD_LEN || !board.chars().all(|c| !c.is_control()) {
-                return Err(ImportError::Invalid(format!(
-                    "a board name is printable text of at most {MAX_BOARD_LEN} bytes"
-                )));
-            }
-            board.to_string()
-        }
+        Some(board) => BoardId::new(board).map_err(|e| ImportError::Invalid(e.to_string()))?.into_string(),
     };
     if let Some(hz) = request.clock_hz
         && !(1..=MAX_CLOCK_HZ).contains(&hz)
@@ -77,11 +69,7 @@ pub fn plan(request: &ImportRequest) -> Result<Plan, ImportError> {
     });
     let log = pqbench_adapters::parse(request.format, &request.text, request.clock_hz)?;
     let runs = imported_runs(request.format, &log);
-    let unread = log
-        .unread
-        .iter()
-        .map(|u| UnreadLine { line: u.line as u64, text: u.text.clone(), reason: u.reason.clone() })
-        .collect::<Vec<_>>();
+    let unread = log.unread.clone();
     let import = NewImport {
         digest: pqbench_adapters::digest(&request.text),
         format: request.format,
@@ -143,7 +131,7 @@ fn imported_runs(format: LogFormat, log: &Log) -> Vec<ImportedRun> {
 }
 
 /// The preview, with the runs this content was already stored as.
-pub async fn preview(store: &Store, request: &ImportRequest) -> Result<ImportPreview, ImportError> {
+pub async fn preview(store: &Store, request: &pqbench_api::NewImport) -> Result<ImportPreview, ImportError> {
     let Plan { mut preview, import } = plan(request)?;
     preview.already_imported_as = store.runs_of_import(&import.digest).await?;
     Ok(preview)
@@ -151,8 +139,8 @@ pub async fn preview(store: &Store, request: &ImportRequest) -> Result<ImportPre
 
 /// Stores a planned log's runs in one transaction, or refuses it as a
 /// duplicate.
-pub async fn store(store: &Store, plan: Plan) -> Result<ImportStored, ImportError> {
+pub async fn store(store: &Store, plan: Plan) -> Result<ImportCreated, ImportError> {
     let Plan { preview, import } = plan;
     let runs = store.insert_import(&import).await?;
-    Ok(ImportStored { runs, unread_lines: preview.unread.len() as u64 })
+    Ok(ImportCreated { runs, unread_lines: preview.unread.len() as u64 })
 }

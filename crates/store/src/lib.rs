@@ -137,7 +137,7 @@ pub struct NewImport {
 }
 
 /// Which results to list across runs: an empty list keeps every value.
-pub use pqbench_view::ResultQuery;
+pub use pqbench_api::ResultQuery;
 
 /// A matrix without its results' figures: its columns (each run whole),
 /// what its filters can offer, and how many results each column's run

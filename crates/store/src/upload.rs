@@ -8,7 +8,7 @@ use pqbench_types::{Clock, RunStatus};
 use crate::NewRun;
 
 /// Bounds on what one upload may carry, as `Upload::check` applies them.
-pub use pqbench_api::uploads::{MAX_BOARD_LEN, MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
+pub use pqbench_api::uploads::{MAX_BUILD_JSON, MAX_ITERATIONS, MAX_MEASUREMENTS};
 
 /// A result's note: what the server derived from its counts (a batch, a
 /// failed self-test), then what its producer said of it.
@@ -44,7 +44,7 @@ mod tests {
             source: Source::Browser,
             board: "browser:1a2b3c4d".into(),
             ticks_per_second: 1_000_000_000,
-            tick_unit: "ns".into(),
+            tick_unit: TickUnit::Nanoseconds,
             clock_hz: None,
             build: Build::default(),
             measurements: vec![Measurement {
@@ -81,7 +81,7 @@ mod tests {
         u.source = Source::Serial;
         assert!(validate(&u).is_err());
         let mut u = upload();
-        u.tick_unit = "furlongs".into();
+        u.tick_unit = TickUnit::Cycles;
         assert!(validate(&u).unwrap_err().to_string().contains("tick_unit"));
         let mut u = upload();
         u.measurements[0].min_ticks = 500;
@@ -90,7 +90,7 @@ mod tests {
         u.measurements.clear();
         assert!(validate(&u).is_err());
         let mut u = upload();
-        u.board = format!("browser:{}", "x".repeat(200));
+        u.board = format!("browser:{}", "x".repeat(pqbench_api::MAX_BOARD_ID_LEN));
         assert!(validate(&u).is_err());
     }
 }

@@ -49,6 +49,24 @@ impl fmt::Display for TickUnit {
     }
 }
 
+/// As its one spelling (`cycles`, `ns`, ...), read back checked: an upload
+/// with a tick unit pqbench does not know is refused as it is read.
+#[cfg(feature = "alloc")]
+impl serde::Serialize for TickUnit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'de> serde::Deserialize<'de> for TickUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <alloc::borrow::Cow<'de, str>>::deserialize(d)?;
+        TickUnit::parse(&text)
+            .map_err(|_| serde::de::Error::custom(alloc::format!("unknown tick_unit {:?}", text.as_ref())))
+    }
+}
+
 /// The clock a board timed with: how many ticks make a second, and what a tick is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clock {

@@ -26,7 +26,6 @@ pub mod field;
 pub mod format;
 mod link;
 pub mod matrix;
-pub mod query;
 pub mod regressions;
 mod requests;
 mod rows;
@@ -35,9 +34,8 @@ pub mod work;
 
 pub use column::{Column, Sort};
 pub use compare::{Compared, changed, compare};
-pub use link::LinkError;
+pub use link::{LinkError, percent_decode, percent_encode};
 pub use matrix::MatrixView;
-pub use query::{QueryError, ResultQuery};
 pub use rows::Filter;
 pub use timing::{MemoryTiming, mixed_timing_warning};
 pub use work::WorkPerOp;

@@ -1,6 +1,6 @@
 //! A view as a deep link's query, and back: what the address bar holds
 //! and a shared link carries. The percent codec here is the crate's one:
-//! [`ResultQuery`](crate::ResultQuery)'s requests escape with it too.
+//! `pqbench_api::ResultQuery`'s requests escape with it too.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -220,7 +220,7 @@ impl View {
 
 /// A board id in a query: ids hold `:` and `/` (`serial:/dev/ttyACM0`),
 /// so every byte but letters, digits and `-._~:` is escaped.
-pub(crate) fn percent_encode(text: &str) -> String {
+pub fn percent_encode(text: &str) -> String {
     let mut out = String::new();
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~:".contains(&b) {
@@ -232,7 +232,7 @@ pub(crate) fn percent_encode(text: &str) -> String {
     out
 }
 
-pub(crate) fn percent_decode(text: &str) -> Option<String> {
+pub fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

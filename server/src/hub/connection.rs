@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
 use pqbench_api::RunEnd;
-use pqbench_api::agents::{FromAgent, HostNameError, PROTOCOL_VERSION, ToAgent, check_host_name};
+use pqbench_api::agents::{FromAgent, HostName, HostNameError, PROTOCOL_VERSION, ToAgent};
 use pqbench_store::Store;
 use pqbench_types::RunStatus;
 use tokio::sync::mpsc;
@@ -143,7 +143,7 @@ fn welcomed(first: FromAgent, own: Option<&OwnToken>) -> Result<(String, Vec<pqb
     if protocol != PROTOCOL_VERSION {
         return Err(Ended::Protocol { protocol, version });
     }
-    check_host_name(&host)?;
+    let host = HostName::new(host)?.into_string();
     check_boards(&boards)?;
     match own {
         Some(own) if own.host != host => Err(Ended::OtherHost { token_host: own.host.clone(), host }),

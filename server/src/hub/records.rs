@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use pqbench_api::agents::FromAgent;
-use pqbench_api::{Board, BoardKind, RunEnd};
+use pqbench_api::{Board, BoardId, BoardKind, RunEnd};
 use pqbench_collect::collector::Progress;
 use pqbench_store::{Store, StoreError};
 use pqbench_types::{BenchResult, Clock, RunStatus, TickUnit};
@@ -17,7 +17,6 @@ use crate::live::Tracker;
 /// The most boards one host may list, and the longest id: bounds on what
 /// the dashboard lists for a host.
 const MAX_BOARDS: usize = 256;
-const MAX_BOARD_ID: usize = 256;
 
 /// Why an agent's list of boards was refused.
 #[derive(Debug, thiserror::Error)]
@@ -32,10 +31,7 @@ pub(super) fn check_boards(boards: &[Board]) -> Result<(), BoardListError> {
     if boards.len() > MAX_BOARDS {
         return Err(BoardListError::TooMany(boards.len()));
     }
-    match boards
-        .iter()
-        .find(|b| b.id.is_empty() || b.id.len() > MAX_BOARD_ID || b.id.chars().any(char::is_control))
-    {
+    match boards.iter().find(|b| BoardId::new(b.id.as_str()).is_err()) {
         Some(bad) => Err(BoardListError::BadId(bad.id.len())),
         None => Ok(()),
     }

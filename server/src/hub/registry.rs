@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use pqbench_api::{Board, BoardKind, RunEnd, RunRequest};
+use pqbench_api::{Board, BoardKind, NewRun, RunEnd};
 use pqbench_collect::record::RecordError;
 use pqbench_collect::runner::{self, RunError};
 use pqbench_store::Store;
@@ -44,7 +44,7 @@ pub(super) enum Command {
         run_id: i64,
         board: String,
         kind: BoardKind,
-        request: RunRequest,
+        request: NewRun,
         tracker: Tracker,
         ended: CancellationToken,
     },
@@ -117,7 +117,7 @@ impl Agents {
         live: &Arc<LiveRuns>,
         host: &str,
         board: &str,
-        request: &RunRequest,
+        request: &NewRun,
     ) -> Result<i64, AgentRunError> {
         let command = runner::command(request)?;
         let (commands, kind, connection) =
@@ -145,7 +145,7 @@ impl Agents {
                 link.busy.insert(board.to_string());
                 (link.commands.clone(), listed.kind, link.connection)
             };
-        let local = RunRequest { board: board.to_string(), ..request.clone() };
+        let local = NewRun { board: board.to_string(), ..request.clone() };
         let run =
             new_run(runner::describe(&local, &command, kind == BoardKind::Probe), Some(host.to_string()));
         let run_id = match store.create_run(&run).await {

@@ -11,12 +11,13 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use pqbench_api::ResultQuery;
 use pqbench_api::verdicts;
 use pqbench_api::{Report, is_report_id};
 use pqbench_plot::Badge;
 use pqbench_types::{Algorithm, Operation, RunStatus, Status};
 use pqbench_view::regressions::Model;
-use pqbench_view::{ResultQuery, View, charts, format, matrix};
+use pqbench_view::{View, charts, format, matrix};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tower::ServiceExt;
@@ -77,7 +78,7 @@ pub async fn view_svg(state: &AppState, view: &View) -> ApiResult<String> {
             Ok(charts::speed(&shown, view.log_scale).to_svg())
         }
         _ => {
-            let loaded = state.store.matrix(&view.matrix_query()).await?;
+            let loaded = state.store.matrix(&ResultQuery::of_matrix(view)).await?;
             let settings = view.matrix.clone().unwrap_or_default();
             let columns: Vec<i64> = loaded.columns.iter().map(|c| c.run.id).collect();
             let results = pqbench_view::estimate::shown(&loaded.results, settings.model_clock_hz);

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
-use pqbench_api::{ImportPreview, ImportRequest, ImportStored};
+use pqbench_api::{ImportCreated, ImportPreview, NewImport};
 use pqbench_store::import;
 
 use crate::AppState;
@@ -17,7 +17,7 @@ pub const MAX_IMPORT_BYTES: usize = 8 * 1024 * 1024;
 
 pub async fn preview_import(
     State(state): State<AppState>,
-    body: Result<Json<ImportRequest>, JsonRejection>,
+    body: Result<Json<NewImport>, JsonRejection>,
 ) -> ApiResult<Json<ImportPreview>> {
     let request = json_body(body, MAX_IMPORT_BYTES)?;
     Ok(Json(import::preview(&state.store, &request).await?))
@@ -25,8 +25,8 @@ pub async fn preview_import(
 
 pub async fn store_import(
     State(state): State<AppState>,
-    body: Result<Json<ImportRequest>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<ImportStored>)> {
+    body: Result<Json<NewImport>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ImportCreated>)> {
     let request = json_body(body, MAX_IMPORT_BYTES)?;
     let plan = import::plan(&request)?;
     Ok((StatusCode::CREATED, Json(import::store(&state.store, plan).await?)))

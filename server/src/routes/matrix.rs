@@ -17,8 +17,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use pqbench_api::ResultQuery;
 use pqbench_store::MatrixHead;
-use pqbench_view::ResultQuery;
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult};

@@ -2,8 +2,8 @@
 
 use axum::Json;
 use axum::extract::{RawQuery, State};
+use pqbench_api::ResultQuery;
 use pqbench_types::ResultRow;
-use pqbench_view::ResultQuery;
 
 use crate::AppState;
 use crate::error::ApiResult;

@@ -5,7 +5,7 @@ use axum::Json;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use pqbench_api::{Created, RunEnd, RunRequest};
+use pqbench_api::{NewRun, RunCreated, RunEnd};
 use pqbench_collect::runner;
 use pqbench_types::{BenchResult, Run, RunStatus};
 use serde::Deserialize;
@@ -21,12 +21,12 @@ pub const MAX_RUN_REQUEST_BYTES: usize = 16 * 1024;
 
 pub async fn start_run(
     State(state): State<AppState>,
-    request: Result<Json<RunRequest>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<Created>)> {
+    request: Result<Json<NewRun>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<RunCreated>)> {
     let request = json_body(request, MAX_RUN_REQUEST_BYTES)?;
     if let Some((host, board)) = state.agents.owner_of(&request.board) {
         let id = state.agents.start(&state.store, &state.live, &host, &board, &request).await?;
-        return Ok((StatusCode::ACCEPTED, Json(Created { id })));
+        return Ok((StatusCode::ACCEPTED, Json(RunCreated { id })));
     }
     let store = state.store.clone();
     let open = |run| async move { StoreRecorder::open(&store, run, None).await };
@@ -51,7 +51,7 @@ pub async fn start_run(
         };
         tracker.finish(end);
     });
-    Ok((StatusCode::ACCEPTED, Json(Created { id })))
+    Ok((StatusCode::ACCEPTED, Json(RunCreated { id })))
 }
 
 /// Stops a run this server is making; it ends `interrupted`, keeping the
@@ -59,7 +59,7 @@ pub async fn start_run(
 pub async fn cancel_run(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<String>,
-) -> ApiResult<(StatusCode, Json<Created>)> {
+) -> ApiResult<(StatusCode, Json<RunCreated>)> {
     let id = run_id(&id)?;
     let ended = |status: RunStatus| {
         ApiError::new(
@@ -70,7 +70,7 @@ pub async fn cancel_run(
     match state.live.cancel(id) {
         CancelAnswer::Requested => {
             tracing::info!(run = id, "cancel requested");
-            return Ok((StatusCode::ACCEPTED, Json(Created { id })));
+            return Ok((StatusCode::ACCEPTED, Json(RunCreated { id })));
         }
         CancelAnswer::Ended(end) => return Err(ended(end.status)),
         CancelAnswer::NotLive => {}

@@ -4,7 +4,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
-use pqbench_api::{Created, Upload};
+use pqbench_api::{RunCreated, Upload};
 use pqbench_store::upload;
 
 use crate::AppState;
@@ -19,10 +19,10 @@ pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
 pub async fn upload(
     State(state): State<AppState>,
     body: Result<Json<Upload>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<Created>)> {
+) -> ApiResult<(StatusCode, Json<RunCreated>)> {
     let body = json_body(body, MAX_UPLOAD_BYTES)?;
     let (run, clock) = upload::validate(&body)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     let id = state.store.insert_finished_run(&run, &clock, &body.measurements, &body.notes).await?;
-    Ok((StatusCode::CREATED, Json(Created { id })))
+    Ok((StatusCode::CREATED, Json(RunCreated { id })))
 }

@@ -224,7 +224,7 @@ async fn the_largest_valid_upload_fits_under_the_limit() {
         source: Source::Browser,
         board: format!("browser:{}", "b".repeat(100)),
         ticks_per_second: 1_000_000_000,
-        tick_unit: "ns".into(),
+        tick_unit: pqbench_types::TickUnit::Nanoseconds,
         clock_hz: None,
         notes: measurements
             .iter()

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pqbench_api::Created;
+use pqbench_api::RunCreated;
 use pqbench_api::uploads::MAX_MEASUREMENTS;
 use pqbench_store::test_support::fresh_postgres_database;
 use sqlx::sqlite::SqliteConnectOptions;
@@ -31,7 +31,7 @@ async fn post_until(base: String, stop: Arc<AtomicBool>, acknowledged: Arc<Mutex
             .await
             .unwrap();
         assert_eq!(response.status().as_u16(), 201);
-        let created: Created = response.json().await.unwrap();
+        let created: RunCreated = response.json().await.unwrap();
         acknowledged.lock().unwrap().push(created.id);
     }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use pqbench_api::Created;
+use pqbench_api::RunCreated;
 use pqbench_api::uploads::MAX_MEASUREMENTS;
 use pqbench_types::{Algorithm, Operation, Run, RunStatus};
 use serde_json::{Value, json};
@@ -189,7 +189,7 @@ async fn post_until_gone(base: String, body: Vec<u8>) -> Vec<i64> {
         let status = response.status().as_u16();
         let Ok(text) = response.text().await else { return acknowledged };
         assert_eq!(status, 201, "a sound upload was refused: {text}");
-        let Ok(created) = serde_json::from_str::<Created>(&text) else { return acknowledged };
+        let Ok(created) = serde_json::from_str::<RunCreated>(&text) else { return acknowledged };
         acknowledged.push(created.id);
     }
 }

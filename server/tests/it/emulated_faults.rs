@@ -10,11 +10,11 @@
 use std::time::{Duration, Instant};
 
 use pqbench::record::StoreRecorder;
-use pqbench_api::{Board, RunRequest};
+use pqbench_api::{Board, NewRun};
 use pqbench_collect::boards::{Boards, Emulator, ProbeWiring};
 use pqbench_collect::collector::{Collector, Outcome};
 use pqbench_collect::runner;
-use pqbench_store::{NewRun, Store};
+use pqbench_store::Store;
 use pqbench_types::{Algorithm, BenchResult, Run, RunStatus, Status};
 use pqbench_wire::{Decoder, MARKER, RunCommand, kind};
 use serde_json::{Value, json};
@@ -162,7 +162,7 @@ async fn store() -> (tempfile::TempDir, Store) {
 }
 
 async fn new_run(store: &Store) -> i64 {
-    store.create_run(&NewRun::on_board(BOARD, None)).await.unwrap()
+    store.create_run(&pqbench_store::NewRun::on_board(BOARD, None)).await.unwrap()
 }
 
 /// Its callers require the image first.
@@ -434,7 +434,7 @@ async fn a_board_reset_mid_run_ends_the_run_at_once_and_the_next_run_completes()
     let (dir, store) = store().await;
     let boards = Boards::new(dist.join("firmware"), ProbeWiring::default())
         .with_qemu_monitors(dir.path().to_path_buf());
-    let request: RunRequest = serde_json::from_value(long_request()).unwrap();
+    let request: NewRun = serde_json::from_value(long_request()).unwrap();
     let prepared =
         runner::prepare(&boards, &request, |run| StoreRecorder::open(&store, run, None)).await.unwrap();
     let id = prepared.id;
@@ -467,7 +467,7 @@ async fn a_board_reset_mid_run_ends_the_run_at_once_and_the_next_run_completes()
 
     // The board is free again, and the next run on it completes.
     drop(boards.reserve(BOARD, "opt-s").expect("the board is free"));
-    let request: RunRequest = serde_json::from_value(short_request()).unwrap();
+    let request: NewRun = serde_json::from_value(short_request()).unwrap();
     let next =
         runner::prepare(&boards, &request, |run| StoreRecorder::open(&store, run, None)).await.unwrap();
     let next_id = next.id;

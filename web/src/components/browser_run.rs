@@ -8,7 +8,7 @@ use futures::FutureExt;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_api::Created;
+use pqbench_api::RunCreated;
 use pqbench_types::Algorithm;
 
 use crate::context::{
@@ -84,7 +84,7 @@ pub fn BrowserRun() -> impl IntoView {
                     Ok(upload) => {
                         status.set(format!("{label}: uploading…"));
                         match api::upload(upload).await {
-                            Ok(Created { id }) => stored.push(id),
+                            Ok(RunCreated { id }) => stored.push(id),
                             Err(why) => problems.push(format!("{label}: {why}")),
                         }
                     }

@@ -3,7 +3,7 @@
 //! flagged.
 
 use leptos::prelude::*;
-use pqbench_api::RunRegressions;
+use pqbench_api::{ResultQuery, RunRegressions};
 use pqbench_types::ResultRow;
 use pqbench_view::HistoryOf;
 
@@ -28,7 +28,8 @@ pub fn History() -> impl IntoView {
     let rows = LocalResource::new(move || {
         let chosen = chosen.get();
         async move {
-            let mut rows = alert.check(api::results(&chosen?.query(HISTORY_RUNS)).await)?;
+            let mut rows =
+                alert.check(api::results(&ResultQuery::of_history(&chosen?, HISTORY_RUNS)).await)?;
             // The API gives the newest first; a history reads left to right.
             rows.reverse();
             Some(rows)

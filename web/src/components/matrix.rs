@@ -5,7 +5,7 @@
 //! says what the pair and each column's post-quantum costs are).
 
 use leptos::prelude::*;
-use pqbench_api::{Matrix as Loaded, MatrixColumn, RunRegressions};
+use pqbench_api::{Matrix as Loaded, MatrixColumn, ResultQuery, RunRegressions};
 use pqbench_view::matrix::{self, Likeness, MatrixOrder, MatrixRow, MatrixView, Named, SortBy};
 use pqbench_view::{Column, MemoryTiming, View, WorkPerOp, charts, mixed_timing_warning};
 
@@ -49,7 +49,7 @@ pub fn Matrix(
     // Read with `try_`: when the address bar changes as its page is left,
     // this request may be asked for again after the page disposed what it
     // reads; it then asks for nothing.
-    let query = Memo::new(move |_| shown.view.try_with(View::matrix_query));
+    let query = Memo::new(move |_| shown.view.try_with(ResultQuery::of_matrix));
     let loaded = LocalResource::new(move || {
         let query = query.try_get().flatten();
         async move {

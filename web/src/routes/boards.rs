@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_api::{Board, Created, NewFlash, RunProgress, RunRequest};
+use pqbench_api::{Board, NewFlash, NewRun, RunCreated, RunProgress};
 
 use crate::components::{BrowserRun, muted};
 use crate::context::{Alert, BOARD_SUITES, BoardRun, BoardRunState, OpenRun, RunList, Shown};
@@ -47,7 +47,7 @@ pub fn BoardsPage() -> impl IntoView {
             .find(|(key, ..)| *key == suite.get_untracked())
             .map(|(_, _, algorithms)| algorithms.to_vec())
             .filter(|algorithms| !algorithms.is_empty());
-        let request = RunRequest {
+        let request = NewRun {
             board,
             algorithms,
             min_iterations: Some(iterations.get_untracked()),
@@ -55,7 +55,7 @@ pub fn BoardsPage() -> impl IntoView {
             variant: None,
         };
         spawn_local(async move {
-            if let Some(Created { id }) = alert.check(api::start_run(&request).await) {
+            if let Some(RunCreated { id }) = alert.check(api::start_run(&request).await) {
                 running.update(|run| {
                     if let Some(run) = run {
                         run.id = Some(id)

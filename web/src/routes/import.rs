@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use pqbench_api::{ImportPreview, ImportRequest, LogFormat};
+use pqbench_api::{ImportPreview, LogFormat, NewImport};
 use pqbench_types::{BenchResult, Source};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -43,7 +43,7 @@ pub fn ImportPage() -> impl IntoView {
         preview.set(None);
     });
 
-    let request = move || -> Result<ImportRequest, String> {
+    let request = move || -> Result<NewImport, String> {
         let clock = clock_mhz.get_untracked();
         let clock_hz = match clock.trim() {
             "" => None,
@@ -57,7 +57,7 @@ pub fn ImportPage() -> impl IntoView {
             return Err("Choose a log file or paste one first.".into());
         }
         let board = Some(board.get_untracked()).filter(|b| !b.trim().is_empty());
-        Ok(ImportRequest {
+        Ok(NewImport {
             format: log_format.get_untracked(),
             text,
             file_name: file_name.get_untracked(),

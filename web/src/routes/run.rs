@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use leptos_router::hooks::use_params_map;
-use pqbench_view::ResultQuery;
+use pqbench_api::ResultQuery;
 use pqbench_view::field::{FieldCell, FieldRow, field};
 
 use crate::components::{History, Results, Table};

@@ -48,7 +48,7 @@ fn the_excerpt_is_read_whole() {
     // Headings (12), table headers (8) and rules (8) understood; the
     // hqc-128 and falcon-512 rows unread; the other 18 rows gave results.
     assert_eq!(log.understood_lines, 28);
-    let unread: Vec<(usize, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
+    let unread: Vec<(u64, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
     assert_eq!(unread.len(), 8);
     assert_eq!(unread[0], (5, "no pqbench name for pqm4's scheme hqc-128"));
     assert_eq!(unread[1], (12, "no pqbench name for pqm4's scheme falcon-512"));
@@ -178,7 +178,7 @@ kyber768,m4,3276,2964,2988,,,,,,
             .unwrap()
             .starts_with("Dilithium round 3 (dilithium3, as printed), not ML-DSA-65")
     );
-    let reasons: Vec<(usize, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
+    let reasons: Vec<(u64, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
     assert_eq!(
         reasons,
         [
@@ -213,7 +213,7 @@ a stray line
 ";
     let log = parse(text, None).unwrap();
     assert_eq!(log.results().count(), 3);
-    let reasons: Vec<(usize, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
+    let reasons: Vec<(u64, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
     assert_eq!(
         reasons,
         [

@@ -247,7 +247,7 @@ AES-128-CBC-enc   8.521 MB/s
 ";
     let log = parse(text, None).unwrap();
     assert_eq!(results(&log).len(), 1);
-    let reasons: Vec<(usize, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
+    let reasons: Vec<(u64, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
     assert_eq!(
         reasons,
         [

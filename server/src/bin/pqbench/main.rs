@@ -11,10 +11,6 @@ mod commands;
 use cli::{Cli, Commands};
 use commands::{agent, board_side, boards, logs, run, serve, store};
 
-/// Counts what a native benchmark allocates (only on its own thread).
-#[global_allocator]
-static ALLOCATOR: pqbench_collect::native::CountingAllocator = pqbench_collect::native::CountingAllocator;
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()

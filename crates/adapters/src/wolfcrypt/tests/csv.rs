@@ -95,7 +95,7 @@ fn csv_durations_out_of_range_are_reported() {
         "{table}ML-DSA,65,sign,79.681,{huge},0.005,\nML-DSA,65,verify,1.0,0.045,-1,\nML-DSA,65,sign,1.0,0.045,0.005,\n"
     );
     let log = parse(&text, None).unwrap();
-    let reasons: Vec<(usize, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
+    let reasons: Vec<(u64, &str)> = log.unread.iter().map(|u| (u.line, u.reason.as_str())).collect();
     let out_of_range = format!("duration {huge} s in column MaxDuration is out of range");
     assert_eq!(reasons, [(3, out_of_range.as_str()), (4, "malformed number \"-1\" in column MinDuration")]);
 }

@@ -1,10 +1,12 @@
 //! Boards from the command line: a run with a progress bar, the suite on
 //! this host's CPU, serial ports asked and flashed.
 
-use anyhow::bail;
+use std::process::Stdio;
+
+use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use pqbench::record::StoreRecorder;
-use pqbench_api::RunRequest;
+use pqbench_api::{NewRun, Upload};
 use pqbench_collect::boards::Boards;
 use pqbench_collect::collector::Progress;
 use pqbench_collect::runner;
@@ -44,7 +46,7 @@ pub fn watch_ports(boards: &Boards) {
 
 /// Runs `request` to its end, stored in `paths.db`; its id, printed on
 /// stdout when `print_id`. A run that does not complete is an error.
-pub async fn run(paths: &Paths, boards: Boards, request: RunRequest, print_id: bool) -> anyhow::Result<i64> {
+pub async fn run(paths: &Paths, boards: Boards, request: NewRun, print_id: bool) -> anyhow::Result<i64> {
     let store = open_store(&paths.db).await?;
     let open = |run| async { StoreRecorder::open(&store, run, None).await };
     let prepared = runner::prepare(&boards, &request, open).await?;
@@ -84,6 +86,11 @@ pub async fn run(paths: &Paths, boards: Boards, request: RunRequest, print_id: b
     }
 }
 
+/// The name of the binary that runs the suite on this CPU, beside this one.
+const NATIVE_BINARY: &str = "pqbench-native";
+
+/// The suite on this CPU, run by `pqbench-native` (beside this binary) in a
+/// process of its own, its upload stored as a finished run.
 pub async fn bench_native(
     db: &Location,
     algorithms: Option<Vec<Algorithm>>,
@@ -96,16 +103,31 @@ pub async fn bench_native(
         );
     }
     let store = open_store(db).await?;
-    let bar = progress_bar("native");
-    let upload = tokio::task::block_in_place(|| {
-        pqbench_collect::native::run(settings, algorithms, true, |algorithm, operation, index, total| {
-            bar.set_length(u64::from(total));
-            bar.set_position(u64::from(index - 1));
-            bar.set_message(format!("{algorithm} {operation}"));
-        })
-    })?;
-    bar.finish_and_clear();
-    let (run, clock) = pqbench_store::upload::validate(&upload).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let binary = std::env::current_exe()
+        .context("finding this binary, to find pqbench-native beside it")?
+        .with_file_name(NATIVE_BINARY);
+    let mut command = tokio::process::Command::new(&binary);
+    command
+        .args(["--min-iterations", &settings.min_iterations.to_string()])
+        .args(["--min-time-ms", &settings.min_time_ms.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        // Its progress bar, and anything it has to say.
+        .stderr(Stdio::inherit());
+    if let Some(algorithms) = &algorithms {
+        let names: Vec<&str> = algorithms.iter().map(|a| a.as_str()).collect();
+        command.arg("--algorithms").arg(names.join(","));
+    }
+    let output = command
+        .output()
+        .await
+        .with_context(|| format!("starting {} (built with pqbench, beside it)", binary.display()))?;
+    if !output.status.success() {
+        bail!("{NATIVE_BINARY} failed ({}); nothing was stored", output.status);
+    }
+    let upload: Upload = serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("{NATIVE_BINARY} printed no upload; nothing was stored"))?;
+    let (run, clock) = pqbench_store::upload::validate(&upload)?;
     let id = store.insert_finished_run(&run, &clock, &upload.measurements, &upload.notes).await?;
     eprintln!("run {id} complete: {} results on {}", upload.measurements.len(), upload.board);
     println!("{id}");

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use pqbench_api::{Board, Created, RunRegressions, RunRequest};
+use pqbench_api::{Board, NewRun, RunCreated, RunRegressions};
 use pqbench_collect::boards::Boards;
 use pqbench_types::{Run, RunStatus};
 use pqbench_view::regressions::Model;
@@ -52,7 +52,7 @@ impl Central {
         boards: Boards,
         agent_token: &str,
         host: &str,
-        mut request: RunRequest,
+        mut request: NewRun,
     ) -> anyhow::Result<i64> {
         let options = pqbench_agent::AgentOptions {
             server: self.base.clone(),
@@ -70,7 +70,7 @@ impl Central {
         &self,
         agent: &tokio::task::JoinHandle<Result<(), pqbench_agent::AgentError>>,
         host: &str,
-        request: &mut RunRequest,
+        request: &mut NewRun,
     ) -> anyhow::Result<i64> {
         let board = format!("{host}/{}", request.board);
         let deadline = Instant::now() + BOARD_LISTED_WITHIN;
@@ -101,7 +101,7 @@ impl Central {
         if !status.is_success() {
             bail!("POST {url}: {status}: {}", response.text().await.unwrap_or_default());
         }
-        let created: Created = response.json().await.context("the server's answer to the run")?;
+        let created: RunCreated = response.json().await.context("the server's answer to the run")?;
         let id = created.id;
         eprintln!("run {id} on {board}, stored on {}", self.base);
         loop {

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use pqbench_api::{ImportRequest, LogFormat};
+use pqbench_api::{LogFormat, NewImport};
 use pqbench_store::Location;
 use pqbench_types::Source;
 
@@ -28,7 +28,7 @@ pub async fn import(
     };
     let text = String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", file.display()))?;
     let file_name = (file != Path::new("-")).then(|| file.display().to_string());
-    let request = ImportRequest { format, text, file_name, board, clock_hz };
+    let request = NewImport { format, text, file_name, board, clock_hz };
     let plan = pqbench_store::import::plan(&request)?;
     let preview = plan.preview.clone();
     for unread in &preview.unread {

@@ -2,7 +2,7 @@
 //! on a central server and judged if asked, and the suite on this host.
 
 use anyhow::{Context, bail};
-use pqbench_api::RunRequest;
+use pqbench_api::NewRun;
 use pqbench_suite::Settings;
 use pqbench_types::Algorithm;
 
@@ -46,7 +46,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
     } else {
         variant
     };
-    let request = RunRequest { board, algorithms, min_iterations, min_time_ms, variant };
+    let request = NewRun { board, algorithms, min_iterations, min_time_ms, variant };
     // Watched during the run too, so an unplugged board ends it.
     board_side::watch_ports(&boards);
     let judged = match server {

@@ -91,7 +91,7 @@ pub fn system_host_name() -> anyhow::Result<String> {
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
     let name = String::from_utf8_lossy(&buf[..end]);
     let name = name.split('.').next().unwrap_or_default().to_string();
-    if failed || pqbench_api::agents::check_host_name(&name).is_err() {
+    if failed || pqbench_api::agents::HostName::new(name.as_str()).is_err() {
         bail!("this host's name ({name:?}) cannot name an agent: give one with --host");
     }
     Ok(name)

@@ -16,7 +16,7 @@ pub async fn agent_token(action: AgentTokenAction, db: &Location) -> anyhow::Res
     let store = open_store(db).await?;
     match action {
         AgentTokenAction::Add { host } => {
-            pqbench_api::agents::check_host_name(&host)?;
+            pqbench_api::agents::HostName::new(host.as_str())?;
             let token = pqbench_store::secrets::new_agent_token().context("the OS random generator")?;
             let digest = pqbench::security::TokenDigest::of(&token).hex();
             if !store.add_agent_token(&host, &digest).await? {

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use pqbench_types::{Algorithm, Operation, Source};
+use pqbench_view::{HistoryOf, View};
 
 /// Most results one request lists, and how many when it does not say.
 pub const DEFAULT_RESULTS_PAGE: u32 = 5000;
@@ -29,6 +30,36 @@ pub struct ResultQuery {
     pub operations: Vec<Operation>,
     pub runs: Vec<i64>,
     pub limit: u32,
+}
+
+impl ResultQuery {
+    /// The request for a history: its board's results of the one
+    /// operation, the newest `limit` runs.
+    pub fn of_history(history: &HistoryOf, limit: u32) -> ResultQuery {
+        ResultQuery {
+            boards: alloc::vec![history.board.clone()],
+            algorithms: alloc::vec![history.algorithm],
+            operations: alloc::vec![history.operation],
+            limit,
+            ..ResultQuery::default()
+        }
+    }
+
+    /// The matrix request a view makes (`GET /api/matrix`): its boards,
+    /// sources and builds, its runs (Compare's), its algorithm and
+    /// operation filters, as many results as one page holds.
+    pub fn of_matrix(view: &View) -> ResultQuery {
+        let matrix = view.matrix.clone().unwrap_or_default();
+        ResultQuery {
+            boards: matrix.boards,
+            sources: matrix.sources,
+            builds: matrix.builds,
+            runs: view.runs.clone(),
+            algorithms: view.filter.algorithms.clone(),
+            operations: view.filter.operations.clone(),
+            limit: MAX_RESULTS_PAGE,
+        }
+    }
 }
 
 impl Default for ResultQuery {
@@ -150,13 +181,13 @@ impl ResultQuery {
         }
         let mut pairs: Vec<String> = Vec::new();
         for board in &self.boards {
-            pairs.push(format!("board={}", crate::link::percent_encode(board)));
+            pairs.push(format!("board={}", pqbench_view::percent_encode(board)));
         }
         if !self.sources.is_empty() {
             pairs.push(format!("source={}", list(&self.sources, |s| s.as_str().into())));
         }
         for build in &self.builds {
-            pairs.push(format!("build={}", crate::link::percent_encode(build)));
+            pairs.push(format!("build={}", pqbench_view::percent_encode(build)));
         }
         if !self.algorithms.is_empty() {
             pairs.push(format!("algorithm={}", list(&self.algorithms, |a| a.as_str().into())));
@@ -177,7 +208,7 @@ impl ResultQuery {
 /// A form field: `+` is a space, then percent escapes.
 fn form_decode(text: &str) -> Result<String, QueryError> {
     let spaced = text.replace('+', " ");
-    crate::link::percent_decode(&spaced)
+    pqbench_view::percent_decode(&spaced)
         .ok_or_else(|| QueryError::Malformed(format!("bad escape in {text:?}")))
 }
 

@@ -1,5 +1,12 @@
 //! The suite on this host's CPU, measured as a board is: a nanosecond
 //! clock, a counting allocator, and stack painting on the thread that runs it.
+//!
+//! The third of the suite's targets, beside `firmware/` (a board) and
+//! `wasm-bench/` (a browser). Its figures leave as an [`Upload`], as a
+//! browser's do. Heap is counted only by a binary whose global allocator is
+//! [`CountingAllocator`]: `pqbench-native` (the `pqbench` package's second
+//! binary), which `pqbench bench --native` runs as a process of its own, so
+//! the server itself allocates through the system's allocator untouched.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -10,8 +17,8 @@ use pqbench_suite::probe::{self, HeapCounter};
 use pqbench_suite::{MemoryUse, Platform, Reporter, Settings};
 use pqbench_types::{Algorithm, Build, Clock, Measurement, Measuring, Operation, Source, TickUnit};
 
-/// The allocator of the `pqbench` binary: the system's, counting what the
-/// benchmark thread allocates (and nothing of the other threads).
+/// The allocator of the `pqbench-native` binary: the system's, counting what
+/// the benchmark thread allocates (and nothing of the other threads).
 pub struct CountingAllocator;
 
 static HEAP: HeapCounter = HeapCounter::new();
@@ -168,7 +175,7 @@ pub fn run(
         source: Source::Native,
         board: format!("native:{}", host_name()),
         ticks_per_second: CLOCK.ticks_per_second,
-        tick_unit: CLOCK.unit.to_string(),
+        tick_unit: CLOCK.unit,
         clock_hz: None,
         build: build(),
         measurements,
