@@ -106,7 +106,7 @@ fn no_source_file_is_long_without_a_reason() {
     assert!(too_long.is_empty(), "over {HARD_LINES} lines of code, split by job: {too_long:?}");
     assert!(
         long.is_empty(),
-        "over {SOFT_LINES} lines of code: split by job, or list in tidy.rs's LONG_FILES with why it is one: {long:?}"
+        "over {SOFT_LINES} lines of code: split by job, or list in xtask/src/tidy/sources.rs's LONG_FILES with why it is one: {long:?}"
     );
     for (path, why) in LONG_FILES {
         assert!(!why.is_empty(), "{path}: LONG_FILES gives no reason");
