@@ -20,6 +20,8 @@
 //!   network, in minutes. Without it, the full tier CI runs: setup --tests,
 //!   the images tests use, the builds, then every test (Rust and browser),
 //!   with a throwaway PostgreSQL server.
+//! - `supply-chain`: the full tier's cargo-deny check alone (deny.toml,
+//!   `supply_chain.rs`).
 //! - `bench`: the whole suite on the emulated board and on this host (an
 //!   optimised build), printed as the table in BENCHMARKS.md.
 //! - `bench-browser [--rounds N] [--min-time-ms 1000|200]`: ML-KEM-768 and
@@ -58,6 +60,7 @@ mod needs;
 mod peers;
 mod postgres;
 mod setup;
+mod supply_chain;
 #[cfg(test)]
 mod tidy;
 mod tiers;
@@ -143,9 +146,16 @@ fn main() -> Result<()> {
         ["needs", "--built"] => needs::write(&project),
         ["test"] => tiers::full(&project),
         ["test", "--quick"] => tiers::quick(&project),
+        ["supply-chain"] => match supply_chain::check(&project)? {
+            supply_chain::Advisories::Checked => Ok(()),
+            supply_chain::Advisories::NotChecked(why) => {
+                eprintln!("NOTE: {why}");
+                Ok(())
+            }
+        },
         _ => {
             eprintln!(
-                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test [--quick] | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N] [--rounds N]"
+                "usage: cargo xtask setup [--tests] | build | build-image BOARD [VARIANT...] | build-browser | build-dashboard | dev [serve options] | test [--quick] | supply-chain | needs | bench | bench-browser [--rounds N] [--min-time-ms 1000|200] | bench-load [--results N] [--seconds S] [--connections C] [--keep] [--postgres] | bench-boards | bench-m4-model [--kem-calls N] [--dsa-calls N] [--rounds N]"
             );
             std::process::exit(2);
         }

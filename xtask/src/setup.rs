@@ -6,7 +6,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 use crate::toolchain::{self, CrossToolchain};
-use crate::{Project, postgres, run, step};
+use crate::{Project, postgres, run, step, supply_chain};
 
 pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     let mut packages: Vec<&str> = Vec::new();
@@ -44,7 +44,7 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
         toolchain::detect().context("no cross toolchain for the boards and wasm after installing one")?;
 
     let wanted = locked_version(&project.root, "wasm-bindgen")?;
-    if installed_wasm_bindgen().as_deref() != Some(wanted.as_str()) {
+    if installed_version("wasm-bindgen").as_deref() != Some(wanted.as_str()) {
         step(&format!("installing wasm-bindgen-cli {wanted} (the version Cargo.lock pins)"));
         // Not --locked: the CLI's own lockfile may pin crates newer than a
         // registry mirror carries; the CLI's version is what must match.
@@ -53,6 +53,18 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
             "wasm-bindgen-cli",
             "--version",
             &wanted,
+        ]))?;
+    }
+
+    if for_tests && installed_version("cargo-deny").as_deref() != Some(supply_chain::CARGO_DENY_VERSION) {
+        let version = supply_chain::CARGO_DENY_VERSION;
+        step(&format!("installing cargo-deny {version} (the full tier's supply-chain check)"));
+        run(Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())).args([
+            "install",
+            "cargo-deny",
+            "--locked",
+            "--version",
+            version,
         ]))?;
     }
 
@@ -168,19 +180,25 @@ pub(crate) fn on_path(program: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The CLI is looked up in cargo's bin directory first: that is where
-/// `cargo install` puts it, whether or not it is on PATH.
-pub fn wasm_bindgen_path() -> PathBuf {
+/// A program `cargo install` put in cargo's bin directory, looked up there
+/// first, whether or not that directory is on PATH.
+pub fn cargo_bin(program: &str) -> PathBuf {
     let home = std::env::var_os("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
-    home.map(|h| h.join("bin/wasm-bindgen"))
+    home.map(|h| h.join("bin").join(program))
         .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("wasm-bindgen"))
+        .unwrap_or_else(|| PathBuf::from(program))
 }
 
-fn installed_wasm_bindgen() -> Option<String> {
-    let output = Command::new(wasm_bindgen_path()).arg("--version").output().ok()?;
+pub fn wasm_bindgen_path() -> PathBuf {
+    cargo_bin("wasm-bindgen")
+}
+
+/// The version `program --version` prints as its second word
+/// (`wasm-bindgen 0.2.100`, `cargo-deny 0.20.2`).
+fn installed_version(program: &str) -> Option<String> {
+    let output = Command::new(cargo_bin(program)).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&output.stdout);
     text.split_whitespace().nth(1).map(str::to_string)
 }

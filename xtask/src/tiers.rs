@@ -6,7 +6,8 @@
 //!   installs nothing and builds no image; a test that needs what it lacks is
 //!   skipped by name (`pqbench-test-needs`), and the skips are listed at the
 //!   end.
-//! - The full tier (no flag), what CI runs: setup, the wasm builds, the
+//! - The full tier (no flag), what CI runs: setup, the supply-chain check
+//!   (`supply_chain.rs`), the wasm builds, the
 //!   images the tests use (the others compile-checked, see `images.rs`),
 //!   every Rust test with PostgreSQL (which builds the server the
 //!   browser tests run), the suite in its other builds, fuzzing and the
@@ -28,6 +29,7 @@ use pqbench_test_needs::{DIST_VAR, POSTGRES_VAR, SKIPPED_VAR, TIER_VAR};
 
 use crate::fuzz::{FUZZ_SECONDS, fuzz};
 use crate::log::Log;
+use crate::supply_chain::{self, Advisories};
 use crate::{Project, cargo_host, postgres, run, setup, step, wasm};
 
 /// The variable naming the file each phase's time is appended to.
@@ -37,11 +39,18 @@ const PHASES_VAR: &str = "PQBENCH_PHASES";
 struct Phases {
     tier: &'static str,
     done: Vec<(&'static str, Duration)>,
+    /// What a phase could not do though it passed, printed under the table.
+    notes: Vec<String>,
 }
 
 impl Phases {
     fn new(tier: &'static str) -> Phases {
-        Phases { tier, done: Vec::new() }
+        Phases { tier, done: Vec::new(), notes: Vec::new() }
+    }
+
+    /// Something the table must not let pass unread.
+    fn note(&mut self, text: String) {
+        self.notes.push(text);
     }
 
     /// Runs `phase`, keeping its time whether it passed or not.
@@ -59,12 +68,16 @@ impl Phases {
         for (name, took) in self.done.iter().chain([&("total", total)]) {
             table.push_str(&format!("  {name:<40} {:>7.1} s\n", took.as_secs_f64()));
         }
+        for note in &self.notes {
+            table.push_str(&format!("  NOTE: {note}\n"));
+        }
         eprint!("{table}");
         if let Some(file) = std::env::var_os(PHASES_VAR) {
             let lines: String = self
                 .done
                 .iter()
                 .map(|(name, took)| format!("{}\t{name}\t{:.1}\n", self.tier, took.as_secs_f64()))
+                .chain(self.notes.iter().map(|note| format!("{}\tNOTE\t{note}\n", self.tier)))
                 .collect();
             let appended = std::fs::OpenOptions::new()
                 .create(true)
@@ -140,6 +153,11 @@ pub fn quick(project: &Project) -> Result<()> {
 pub fn full(project: &Project) -> Result<()> {
     timed("full", |phases| {
         let cross = phases.time("setup", || setup::ensure(project, true))?;
+        if let Advisories::NotChecked(why) =
+            phases.time("supply chain (cargo deny)", || supply_chain::check(project))?
+        {
+            phases.note(why);
+        }
         // The wasm builds first: a mistake in the dashboard or the browser
         // benchmark stops the tier in minutes, not after the images. After
         // each other, not beside the image lanes: the lanes keep both cores

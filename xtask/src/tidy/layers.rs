@@ -91,7 +91,7 @@ fn every_crate_depends_only_on_lower_layers_as_architecture_md_says() {
 }
 
 #[test]
-fn every_crate_inherits_the_workspaces_lints_and_rust_version() {
+fn every_crate_inherits_the_workspaces_lints_rust_version_and_publish() {
     let workspace: toml::Table = read("Cargo.toml").parse().expect("Cargo.toml is TOML");
     let members = workspace["workspace"]["members"].as_array().expect("workspace members");
     let inherits = |table: Option<&toml::Value>, key: &str| {
@@ -104,6 +104,9 @@ fn every_crate_inherits_the_workspaces_lints_and_rust_version() {
             read(&format!("{member}/Cargo.toml")).parse().expect("a crate's Cargo.toml is TOML");
         if !inherits(manifest.get("package"), "rust-version") {
             strays.push(format!("{member}: rust-version.workspace = true"));
+        }
+        if !inherits(manifest.get("package"), "publish") {
+            strays.push(format!("{member}: publish.workspace = true"));
         }
         if manifest.get("lints").and_then(|l| l.get("workspace")).and_then(toml::Value::as_bool) != Some(true)
         {
