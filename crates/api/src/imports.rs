@@ -40,6 +40,32 @@ impl LogFormat {
     }
 }
 
+/// How the id of a board pqbench measures itself begins: a serial port's
+/// (`pqbench_collect::ports::SERIAL_PREFIX`), a probe's
+/// (`pqbench_collect::boards::PROBE_PREFIX`), an emulated board's
+/// (`qemu-mps2-an386`), an upload's. An agent's boards are `<host>/<id>`.
+/// `pqbench-collect`'s tests hold its prefixes and the emulated boards to
+/// this list.
+pub const LIVE_BOARD_PREFIXES: &[&str] = &["serial:", "probe:", "qemu-", "browser:", "native:"];
+
+/// Why an imported log may not be filed under `board`, if it may not: an
+/// import keeps to ids no live board takes, so that a board's badge and
+/// history never show a figure someone imported under its name as its own.
+pub fn live_board_id(board: &str) -> Option<String> {
+    let taken = LIVE_BOARD_PREFIXES.iter().find(|prefix| board.starts_with(**prefix)).copied();
+    match taken {
+        Some(prefix) => Some(alloc::format!(
+            "board {board:?} has the form of a live board's id ({prefix}...): an import is filed under a name of \
+             its own, such as the board's model"
+        )),
+        None if board.contains('/') => Some(alloc::format!(
+            "board {board:?} has the form of an agent's board id (host/board): an import is filed under a \
+             name without '/'"
+        )),
+        None => None,
+    }
+}
+
 /// A log to preview or store, with what the log itself cannot say: the
 /// board it ran on and its clock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

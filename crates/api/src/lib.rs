@@ -24,7 +24,10 @@ pub mod verdicts;
 pub use boards::{Board, BoardKind, Flash, ImageBuildProgress, NewFlash};
 pub use imports::{ImportCreated, ImportPreview, ImportedRun, LogFormat, NewImport, UnreadLine};
 pub use matrix::{MAX_MATRIX_COLUMNS, Matrix, MatrixColumn, MatrixKey};
-pub use pqbench_valid::{BoardId, BoardIdError, HostName, HostNameError, MAX_BOARD_ID_LEN, MAX_HOST_LEN};
+pub use pqbench_valid::{
+    BoardId, BoardIdError, Forbidden, HostName, HostNameError, LabelError, MAX_BOARD_ID_LEN, MAX_HOST_LEN,
+    check_characters, check_label, forbidden,
+};
 pub use regressions::RunRegressions;
 pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
 pub use results::{QueryError, ResultQuery};

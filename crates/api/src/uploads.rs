@@ -9,12 +9,12 @@
 //! fuzz target check the very same rules.
 
 use alloc::collections::BTreeSet;
+use alloc::format;
 use alloc::string::String;
-
 use alloc::vec::Vec;
 
 use pqbench_types::{Algorithm, BenchResult, Build, Clock, Measurement, Operation, Source, TickUnit};
-use pqbench_valid::{BoardId, MAX_BOARD_ID_LEN};
+use pqbench_valid::{BoardId, LabelError, MAX_BOARD_ID_LEN, check_characters};
 use serde::{Deserialize, Serialize};
 
 /// A run measured elsewhere (a browser, a native host) and sent whole to
@@ -87,6 +87,8 @@ pub const MAX_BUILD_JSON: usize = 16 * 1024;
 pub const MAX_BUILD_TEXT: usize = 1024;
 /// One producer's note: a sentence or two, shown in a table cell.
 pub const MAX_NOTE_LEN: usize = 400;
+/// How much of a build field's name (a map's key) a refusal quotes.
+const MAX_FIELD_NAME_SHOWN: usize = 80;
 
 /// Why an upload was refused: a sentence for the person who sent it (the
 /// server's 422 says it as is), naming the field and the bound.
@@ -116,8 +118,10 @@ pub enum UploadError {
     MeasuredTwice { n: usize, algorithm: Algorithm, operation: Operation },
     #[error("measurement {n} ({algorithm} {operation}): {why}")]
     Measurement { n: usize, algorithm: Algorithm, operation: Operation, why: MeasurementError },
-    #[error("a text of the build description is longer than {MAX_BUILD_TEXT} bytes")]
-    BuildText,
+    #[error("build.{field} is longer than {MAX_BUILD_TEXT} bytes")]
+    BuildTextLength { field: String },
+    #[error("build.{field} {why}")]
+    BuildText { field: String, why: LabelError },
     #[error("build description is larger than {MAX_BUILD_JSON} bytes")]
     BuildJson,
     #[error("the note on {algorithm} {operation} names no measurement of this upload")]
@@ -125,7 +129,9 @@ pub enum UploadError {
     #[error("the note on {algorithm} {operation} is given twice")]
     NoteTwice { algorithm: Algorithm, operation: Operation },
     #[error("the note on {algorithm} {operation} must be 1 to {MAX_NOTE_LEN} bytes of text on one line")]
-    NoteText { algorithm: Algorithm, operation: Operation },
+    NoteLength { algorithm: Algorithm, operation: Operation },
+    #[error("the note on {algorithm} {operation} {why}")]
+    NoteText { algorithm: Algorithm, operation: Operation, why: LabelError },
 }
 
 /// What is wrong with one measurement of an upload.
@@ -216,18 +222,22 @@ impl Upload {
             if !noted.insert((algorithm, operation)) {
                 return Err(UploadError::NoteTwice { algorithm, operation });
             }
-            if note.note.trim().is_empty()
-                || note.note.len() > MAX_NOTE_LEN
-                || note.note.chars().any(char::is_control)
-            {
-                return Err(UploadError::NoteText { algorithm, operation });
+            if note.note.trim().is_empty() || note.note.len() > MAX_NOTE_LEN {
+                return Err(UploadError::NoteLength { algorithm, operation });
             }
+            check_characters(&note.note).map_err(|why| UploadError::NoteText {
+                algorithm,
+                operation,
+                why,
+            })?;
         }
         Ok(())
     }
 }
 
-fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), MeasurementError> {
+/// The bounds and consistency of one measurement timed by `clock`: what an
+/// upload's measurements pass, and an agent's results too.
+pub fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), MeasurementError> {
     if m.iterations > MAX_ITERATIONS {
         return Err(MeasurementError::Iterations(m.iterations));
     }
@@ -257,21 +267,34 @@ fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), MeasurementEr
     Ok(())
 }
 
-fn check_build(build: &Build) -> Result<(), UploadError> {
+/// Every text of a build bounded and a label (`pqbench_valid::check_label`),
+/// and the whole bounded: an upload's build, and an agent's board's too.
+pub fn check_build(build: &Build) -> Result<(), UploadError> {
     let fields = [
-        &build.revision,
-        &build.rustc,
-        &build.target,
-        &build.profile,
-        &build.opt_level,
-        &build.lto,
-        &build.features,
-        &build.build_id,
-        &build.elf_sha256,
+        ("revision", &build.revision),
+        ("rustc", &build.rustc),
+        ("target", &build.target),
+        ("profile", &build.profile),
+        ("opt_level", &build.opt_level),
+        ("lto", &build.lto),
+        ("features", &build.features),
+        ("build_id", &build.build_id),
+        ("elf_sha256", &build.elf_sha256),
     ];
-    let maps = build.crates.iter().chain(&build.extra).flat_map(|(k, v)| [k, v]);
-    if fields.into_iter().flatten().chain(maps).any(|text| text.len() > MAX_BUILD_TEXT) {
-        return Err(UploadError::BuildText);
+    let named = fields.into_iter().filter_map(|(name, text)| Some((String::from(name), text.as_deref()?)));
+    // A map's key is named as itself, its value by its key.
+    let maps = [("crates", &build.crates), ("extra", &build.extra)].into_iter().flat_map(|(map, entries)| {
+        entries.iter().flat_map(move |(key, value)| {
+            [(format!("{map} key {key:?}"), key.as_str()), (format!("{map}.{key}"), value.as_str())]
+        })
+    });
+    for (field, text) in named.chain(maps) {
+        // Bounded first, so that a refusal never quotes a megabyte.
+        let field = || field.chars().take(MAX_FIELD_NAME_SHOWN).collect::<String>();
+        if text.len() > MAX_BUILD_TEXT {
+            return Err(UploadError::BuildTextLength { field: field() });
+        }
+        check_characters(text).map_err(|why| UploadError::BuildText { field: field(), why })?;
     }
     // A serialisation failure cannot happen for these types; were it to,
     // the build is refused rather than stored unmeasured.
@@ -486,9 +509,17 @@ mod tests {
         assert_eq!(stray, "the note on ML-KEM-768 decaps names no measurement of this upload");
         let twice = refused(|u| u.notes = vec![note(Operation::Keygen, "a"), note(Operation::Keygen, "b")]);
         assert!(twice.contains("twice"), "{twice}");
-        for bad in [String::new(), " ".into(), "a\nb".into(), "x".repeat(MAX_NOTE_LEN + 1)] {
+        for bad in [String::new(), " ".into(), "x".repeat(MAX_NOTE_LEN + 1)] {
             let refused = refused(|u| u.notes = vec![note(Operation::Keygen, &bad)]);
             assert!(refused.contains("1 to 400 bytes"), "{bad:?}: {refused}");
+        }
+        for (bad, why) in [
+            ("a\nb", "holds a control character (U+000A) at byte 1"),
+            ("fast\u{202E}wols", "holds a bidirectional control (U+202E) at byte 4"),
+            ("in\u{200B}visible", "holds an invisible character (U+200B) at byte 2"),
+        ] {
+            let refused = refused(|u| u.notes = vec![note(Operation::Keygen, bad)]);
+            assert_eq!(refused, format!("the note on ML-KEM-768 keygen {why}"), "{bad:?}");
         }
         // An upload without notes says nothing of them, as before they existed.
         let json = serde_json::to_value(upload()).unwrap();
@@ -498,9 +529,20 @@ mod tests {
     }
 
     #[test]
-    fn build_texts_are_bounded() {
+    fn build_texts_are_bounded_labels_and_a_refusal_names_the_field() {
         let long = refused(|u| u.build.rustc = Some("x".repeat(MAX_BUILD_TEXT + 1)));
-        assert!(long.contains("longer than 1024"), "{long}");
+        assert_eq!(long, "build.rustc is longer than 1024 bytes");
+        let control = refused(|u| u.build.profile = Some("release\u{1b}[2J".into()));
+        assert_eq!(control, "build.profile holds a control character (U+001B) at byte 7");
+        let bidi = refused(|u| {
+            u.build.crates.insert("ml-kem".into(), "0.3\u{2066}.4".into());
+        });
+        assert_eq!(bidi, "build.crates.ml-kem holds a bidirectional control (U+2066) at byte 3");
+        let key = refused(|u| {
+            u.build.extra.insert("browser\u{200D}".into(), "Chromium".into());
+        });
+        assert!(key.starts_with("build.extra key \"browser"), "{key}");
+        assert!(key.ends_with("holds an invisible character (U+200D) at byte 7"), "{key}");
         let key = refused(|u| {
             u.build.extra.insert("k".repeat(MAX_BUILD_TEXT + 1), "v".into());
         });

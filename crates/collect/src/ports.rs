@@ -367,6 +367,23 @@ pub fn paired_probe<'p>(port: &FoundPort, probe_serials: &'p [String]) -> Option
 mod tests {
     use super::*;
 
+    #[test]
+    fn every_live_board_id_is_one_an_import_may_not_take() {
+        let emulated = pqbench_boards::BOARDS
+            .iter()
+            .filter(|board| matches!(board.reached, pqbench_boards::Reached::Emulated(_)))
+            .map(|board| board.id().to_string());
+        let live = [
+            format!("{SERIAL_PREFIX}066DFF555185754867044030"),
+            format!("{}066DFF", crate::boards::PROBE_PREFIX),
+            "lab-1/serial:x".into(),
+        ];
+        for id in emulated.chain(live) {
+            assert!(pqbench_api::imports::live_board_id(&id).is_some(), "an import could be filed as {id}");
+        }
+        assert_eq!(pqbench_api::imports::live_board_id("stm32f4discovery"), None);
+    }
+
     fn port(usb: Option<UsbIdentity>) -> FoundPort {
         FoundPort {
             path: "/dev/ttyACM0".into(),

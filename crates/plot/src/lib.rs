@@ -230,9 +230,10 @@ impl Badge {
     pub fn to_svg(&self) -> String {
         const PAD: f64 = 6.0;
         let width = |text: &str| 7.0 * text.chars().count() as f64 + 2.0 * PAD;
-        let (left, right) = (width(&self.label), width(&self.message));
+        let (label, message) = (shortened(&self.label), shortened(&self.message));
+        let (left, right) = (width(&label), width(&message));
         let total = left + right;
-        let (label, message) = (escape(&self.label), escape(&self.message));
+        let (label, message) = (escape(&label), escape(&message));
         let mut svg = String::new();
         let _ = write!(
             svg,
@@ -244,6 +245,11 @@ impl Badge {
     }
 }
 
+/// `text` as XML 1.0 character data: markup escaped, and a character XML
+/// 1.0 cannot hold at all (C0 controls but tab, line feed and carriage
+/// return; U+FFFE, U+FFFF) shown as U+FFFD, so that whatever text a chart
+/// is given, its SVG is well-formed. The store refuses such labels
+/// (`pqbench_valid::check_label`); this holds for those it kept before.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -252,10 +258,26 @@ fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\0'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
     out
+}
+
+/// The most characters a badge shows of its label or message: a badge is a
+/// line in a README, and its width follows its text.
+pub const MAX_BADGE_TEXT: usize = 80;
+
+/// `text` cut to [`MAX_BADGE_TEXT`] characters, an ellipsis saying so.
+fn shortened(text: &str) -> String {
+    if text.chars().count() <= MAX_BADGE_TEXT {
+        return text.into();
+    }
+    let mut short: String = text.chars().take(MAX_BADGE_TEXT - 1).collect();
+    short.push('…');
+    short
 }
 
 // no_std has no f64::log10/floor; these are exact enough for bar lengths.
@@ -381,5 +403,32 @@ mod tests {
             "{svg}"
         );
         assert!(svg.contains(r#"<text x="179" y="14">1,234 ops/s</text>"#), "{svg}");
+    }
+
+    #[test]
+    fn a_badge_is_bounded_whatever_its_text() {
+        let badge = Badge { label: "x".repeat(30_000), message: "1 ops/s".into(), colour: "#2456c7" };
+        let svg = badge.to_svg();
+        // 80 characters at 7 px and 6 px either side, then the message's 7.
+        let widest = 7 * (MAX_BADGE_TEXT + 7) + 4 * 6;
+        assert!(
+            svg.starts_with(&format!(r#"<svg xmlns="http://www.w3.org/2000/svg" width="{widest}""#)),
+            "{svg}"
+        );
+        assert!(svg.contains("x…</text>"));
+    }
+
+    #[test]
+    fn svg_text_holds_only_xml_1_0_characters() {
+        let hostile = "a\u{1}b\u{8}c\u{FFFE}d\u{FFFF}\te";
+        let badge = Badge { label: hostile.into(), message: "m\u{0}".into(), colour: "#000" };
+        let chart = BarChart { title: hostile.into(), ..chart(&[Some(1.0)], false) };
+        for svg in [badge.to_svg(), chart.to_svg()] {
+            let stray = svg.chars().find(|&c| {
+                !matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+            });
+            assert_eq!(stray, None, "{svg:?}");
+            assert!(svg.contains("a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}\te"), "{svg:?}");
+        }
     }
 }

@@ -55,7 +55,13 @@ pub fn default_board(format: LogFormat) -> String {
 pub fn plan(request: &pqbench_api::NewImport) -> Result<Plan, ImportError> {
     let board = match request.board.as_deref().map(str::trim) {
         None | Some("") => default_board(request.format),
-        Some(board) => BoardId::new(board).map_err(|e| ImportError::Invalid(e.to_string()))?.into_string(),
+        Some(board) => {
+            let board = BoardId::new(board).map_err(|e| ImportError::Invalid(e.to_string()))?.into_string();
+            if let Some(why) = pqbench_api::imports::live_board_id(&board) {
+                return Err(ImportError::Invalid(why));
+            }
+            board
+        }
     };
     if let Some(hz) = request.clock_hz
         && !(1..=MAX_CLOCK_HZ).contains(&hz)

@@ -161,20 +161,25 @@ impl Measurement {
         if self.status != Status::Ok {
             return self.iterations == 0 && self.total_ticks == 0;
         }
+        // Every sum here saturates: the figures come from a board or a
+        // client, and any u64 is one they can send (a debug build would
+        // otherwise panic on `u64::MAX + 1` and leave the run unfinished).
         // A batch's mean is rounded down, so a batched total may exceed
         // `iterations * max` by less than a tick per call.
         let rounding = u64::from(self.batch.is_some());
         // No sample lies further than max - min from the mean, so neither
         // can the standard deviation (up to rounding).
-        let spread_fits =
-            self.stdev_ticks.is_none_or(|sd| sd <= self.max_ticks.saturating_sub(self.min_ticks) + 1);
+        let spread_fits = self
+            .stdev_ticks
+            .is_none_or(|sd| sd <= self.max_ticks.saturating_sub(self.min_ticks).saturating_add(1));
         self.iterations > 0
             && spread_fits
             && self.batch.is_none_or(|calls| calls > 0 && self.iterations.is_multiple_of(calls))
             && self.min_ticks <= self.median_ticks
             && self.median_ticks <= self.max_ticks
             && self.total_ticks >= self.min_ticks.saturating_mul(u64::from(self.iterations))
-            && self.total_ticks <= (self.max_ticks + rounding).saturating_mul(u64::from(self.iterations))
+            && self.total_ticks
+                <= self.max_ticks.saturating_add(rounding).saturating_mul(u64::from(self.iterations))
     }
 }
 
@@ -214,5 +219,49 @@ impl Measuring {
         self.beat_ms > 0
             && self.slowest_ticks <= self.elapsed_ticks
             && (self.calls > 0 || self.elapsed_ticks == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timed(min: u64, median: u64, max: u64, iterations: u32, total: u64) -> Measurement {
+        Measurement {
+            status: Status::Ok,
+            iterations,
+            total_ticks: total,
+            min_ticks: min,
+            median_ticks: median,
+            max_ticks: max,
+            ..Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Ok)
+        }
+    }
+
+    #[test]
+    fn consistency_is_judged_without_overflow_for_every_size() {
+        // Near u64::MAX, batched and with a spread, in a debug build (this
+        // test's): each is a judgement, never a panic.
+        let edges = [0, 1, u64::MAX / 2, u64::MAX - 1, u64::MAX];
+        for &min in &edges {
+            for &max in &edges {
+                for &total in &edges {
+                    for batch in [None, Some(1)] {
+                        for stdev in [None, Some(0), Some(u64::MAX)] {
+                            let m =
+                                Measurement { batch, stdev_ticks: stdev, ..timed(min, min, max, 1, total) };
+                            let _ = m.is_consistent();
+                        }
+                    }
+                }
+            }
+        }
+        let huge =
+            Measurement { batch: Some(1), stdev_ticks: Some(u64::MAX), ..timed(0, 0, u64::MAX, 1, u64::MAX) };
+        assert!(huge.is_consistent(), "one call of u64::MAX ticks with the widest spread is possible");
+        let too_long = timed(5, 5, 5, 2, 11);
+        assert!(!too_long.is_consistent(), "a total above iterations x max is refused");
+        let batched = Measurement { batch: Some(2), ..timed(5, 5, 5, 2, 11) };
+        assert!(batched.is_consistent(), "a batch's rounding allows under a tick a call");
     }
 }

@@ -4,9 +4,11 @@
 //! the reason.
 //!
 //! - [`BoardId`]: a board's id as the API, the store and the agents carry
-//!   it, at most [`MAX_BOARD_ID_LEN`] bytes of text without control
-//!   characters.
+//!   it, at most [`MAX_BOARD_ID_LEN`] bytes of label text.
 //! - [`HostName`]: an agent's host name, the first part of its boards' ids.
+//! - [`check_label`] (`text.rs`): what any label may hold (board ids, build
+//!   texts, notes, report titles, board names an import reads): no
+//!   controls, bidirectional overrides or invisible characters.
 //!
 //! `no_std` with `alloc`, as the dashboard and the browser benchmark use
 //! them too.
@@ -19,6 +21,10 @@ use alloc::string::String;
 use core::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+mod text;
+
+pub use text::{Forbidden, LabelError, check_characters, check_label, forbidden};
 
 /// The longest board id: an agent's host name, a slash and a serial port's
 /// stable path (`/dev/serial/by-id/usb-STMicroelectronics_STLINK-V3_...`)
@@ -34,11 +40,13 @@ pub const MAX_HOST_LEN: usize = 64;
 pub enum BoardIdError {
     #[error("a board id is 1 to {MAX_BOARD_ID_LEN} bytes, not {0}")]
     Length(usize),
-    #[error("a board id is text without control characters")]
-    Control,
+    #[error("a board id {0}")]
+    Characters(LabelError),
 }
 
-/// A board's id: 1 to [`MAX_BOARD_ID_LEN`] bytes, no control characters.
+/// A board's id: 1 to [`MAX_BOARD_ID_LEN`] bytes of label text (no
+/// controls, bidirectional overrides or invisible characters: two ids that
+/// look alike are alike).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BoardId(String);
 
@@ -48,9 +56,7 @@ impl BoardId {
         if id.is_empty() || id.len() > MAX_BOARD_ID_LEN {
             return Err(BoardIdError::Length(id.len()));
         }
-        if id.chars().any(char::is_control) {
-            return Err(BoardIdError::Control);
-        }
+        check_characters(&id).map_err(BoardIdError::Characters)?;
         Ok(BoardId(id))
     }
 

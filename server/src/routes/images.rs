@@ -11,8 +11,8 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use pqbench_api::ResultQuery;
 use pqbench_api::verdicts;
+use pqbench_api::{BoardId, ResultQuery};
 use pqbench_api::{Report, is_report_id};
 use pqbench_plot::Badge;
 use pqbench_types::{Algorithm, Operation, RunStatus, Status};
@@ -95,7 +95,9 @@ pub async fn view_svg(state: &AppState, view: &View) -> ApiResult<String> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BadgeQuery {
-    board: String,
+    /// Checked as every board id is: a 30 KB id, or one with a control
+    /// character, is a 400 before any work.
+    board: BoardId,
     algorithm: Algorithm,
     operation: Operation,
     /// One build of the board, by its label; its newest otherwise.
@@ -118,7 +120,7 @@ pub async fn badge(
     let rows = state
         .store
         .result_rows(&ResultQuery {
-            boards: vec![query.board.clone()],
+            boards: vec![query.board.to_string()],
             builds: query.build.iter().cloned().collect(),
             algorithms: vec![query.algorithm],
             operations: vec![query.operation],
