@@ -68,11 +68,21 @@ pub fn csv<'r>(rows: impl IntoIterator<Item = &'r BenchResult>) -> String {
     out
 }
 
-/// RFC 4180: a field with a comma, quote or line break is quoted, with
-/// quotes doubled.
+/// What a spreadsheet takes a cell to be a formula for when it begins with
+/// it (OWASP's "CSV injection"): `=HYPERLINK(...)` in a note would be a
+/// live link in whoever opens the download.
+const FORMULA_STARTS: &[char] = &['=', '+', '-', '@', '\t', '\r'];
+
+/// A text cell: one a spreadsheet would run as a formula gets a leading
+/// `'` (shown by no spreadsheet, and read back as the text it was), and
+/// then RFC 4180: a field with a comma, quote or line break, or one so
+/// neutralised, is quoted, with quotes doubled. Every text column passes
+/// through here; figures are numbers the CSV writes itself.
 fn quoted(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+    let formula = text.starts_with(FORMULA_STARTS);
+    if formula || text.contains([',', '"', '\n', '\r']) {
+        let apostrophe = if formula { "'" } else { "" };
+        format!("\"{apostrophe}{}\"", text.replace('"', "\"\""))
     } else {
         text.to_string()
     }
@@ -115,5 +125,29 @@ mod tests {
         assert!(csv(vec![&ok]).ends_with(",0,,10872,\n"));
         ok.stack_depth_bytes = Some(30_104);
         assert!(csv(vec![&ok]).ends_with(",0,,10872,30104\n"));
+    }
+
+    #[test]
+    fn a_cell_a_spreadsheet_would_run_as_a_formula_is_neutralised() {
+        for (note, cell) in [
+            (
+                "=HYPERLINK(\"http://x.example\",\"open\")",
+                "\"'=HYPERLINK(\"\"http://x.example\"\",\"\"open\"\")\"",
+            ),
+            ("+1+1", "\"'+1+1\""),
+            ("-2+3", "\"'-2+3\""),
+            ("@SUM(A1)", "\"'@SUM(A1)\""),
+            ("\t=1", "\"'\t=1\""),
+            ("\r=1", "\"'\r=1\""),
+            ("a = b", "a = b"),
+        ] {
+            let result = BenchResult {
+                note: Some(note.into()),
+                ..BenchResult::unmeasured(Algorithm::MlKem768, Operation::Keygen, Status::Failed)
+            };
+            let text = csv(vec![&result]);
+            let row = text.lines().nth(1).unwrap_or_default();
+            assert!(text.ends_with(&format!(",{cell},,\n")), "{note:?}: {row}");
+        }
     }
 }

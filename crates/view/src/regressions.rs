@@ -89,6 +89,40 @@ pub enum ModelError {
     BadParameter { model: &'static str, low: f64, high: f64, value: String },
     #[error("unknown model {0:?}: choose percent[:P] or welch[:ALPHA]")]
     Unknown(String),
+    #[error("models names none")]
+    None,
+    #[error("models names {0} models; {MAX_MODELS} at most")]
+    TooMany(usize),
+    #[error("models names {0} twice")]
+    Twice(String),
+}
+
+/// The most models one request may judge by: each multiplies the
+/// judgements a request computes (a handful covers every comparison a
+/// person makes at once; 400 gave an 11.6 MB answer to a 4.8 KB GET).
+pub const MAX_MODELS: usize = 4;
+
+/// The models a comma-separated list names (`percent:10,welch:0.01`), or
+/// the defaults where none is given: at most [`MAX_MODELS`], none twice
+/// (by value: `percent:10` and `percent:10.0` are one model).
+pub fn parse_models(text: Option<&str>) -> Result<Vec<Model>, ModelError> {
+    let Some(text) = text else { return Ok(Model::DEFAULTS.to_vec()) };
+    let named: Vec<&str> = text.split(',').map(str::trim).filter(|m| !m.is_empty()).collect();
+    if named.len() > MAX_MODELS {
+        return Err(ModelError::TooMany(named.len()));
+    }
+    let mut models: Vec<Model> = Vec::with_capacity(named.len());
+    for name in named {
+        let model = Model::parse(name)?;
+        if models.contains(&model) {
+            return Err(ModelError::Twice(name.into()));
+        }
+        models.push(model);
+    }
+    if models.is_empty() {
+        return Err(ModelError::None);
+    }
+    Ok(models)
 }
 
 /// The lineage a run belongs to: runs with the same lineage measure the

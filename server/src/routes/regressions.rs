@@ -10,7 +10,7 @@ use pqbench_store::{Store, StoreResult};
 use std::collections::HashMap;
 
 use pqbench_types::{Algorithm, BenchResult, Operation, Run, RunStatus};
-use pqbench_view::regressions::{self, BASELINE_RUNS, Model, ModelError};
+use pqbench_view::regressions::{self, BASELINE_RUNS, Model, parse_models};
 use serde::Deserialize;
 
 use crate::AppState;
@@ -43,14 +43,6 @@ pub struct RegressionsQuery {
     regressed: bool,
 }
 
-/// The models named in a query, or the defaults.
-pub fn parse_models(text: Option<&str>) -> Result<Vec<Model>, ModelError> {
-    match text {
-        None => Ok(Model::DEFAULTS.to_vec()),
-        Some(text) => text.split(',').map(str::trim).filter(|m| !m.is_empty()).map(Model::parse).collect(),
-    }
-}
-
 fn bad(why: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, why)
 }
@@ -61,9 +53,6 @@ pub async fn regressions(
 ) -> ApiResult<Json<Vec<RunRegressions>>> {
     let Query(query) = query?;
     let models = parse_models(query.models.as_deref()).map_err(|e| bad(e.to_string()))?;
-    if models.is_empty() {
-        return Err(bad("models names none"));
-    }
     let ids = match (query.run, query.runs.as_deref()) {
         (Some(id), _) => Some(vec![id]),
         (None, Some(list)) => {

@@ -159,3 +159,21 @@ fn models_parse_with_and_without_a_parameter() {
     assert!(Model::parse("mann-whitney").unwrap_err().to_string().contains("percent"));
     assert_eq!(Model::Welch { alpha: 0.01 }.name().to_string(), "welch:0.01");
 }
+
+#[test]
+fn a_request_names_a_handful_of_models_each_once() {
+    assert_eq!(parse_models(None), Ok(Model::DEFAULTS.to_vec()));
+    assert_eq!(
+        parse_models(Some("welch:0.05, percent")),
+        Ok(vec![Model::Welch { alpha: 0.05 }, Model::Percent { percent: 10.0 }])
+    );
+    assert_eq!(parse_models(Some(" , ")), Err(ModelError::None));
+    assert_eq!(
+        parse_models(Some("percent:10,percent:10.0")),
+        Err(ModelError::Twice("percent:10.0".to_string()))
+    );
+    let many: vec::Vec<_> = (1..=400).map(|p| alloc::format!("percent:{p}")).collect();
+    assert_eq!(parse_models(Some(&many.join(","))), Err(ModelError::TooMany(400)));
+    let most = many[..MAX_MODELS].join(",");
+    assert_eq!(parse_models(Some(&most)).map(|m| m.len()), Ok(MAX_MODELS));
+}

@@ -30,7 +30,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
     // run would lose its verdict.
     let models = fail_on_regression
         .as_deref()
-        .map(|m| pqbench::routes::regressions::parse_models((!m.is_empty()).then_some(m)))
+        .map(|m| pqbench_view::regressions::parse_models((!m.is_empty()).then_some(m)))
         .transpose()
         .map_err(|e| anyhow::anyhow!("--fail-on-regression: {e}"))?;
     let algorithms = parse_algorithms(algorithms)?;
