@@ -49,6 +49,10 @@ pub(super) enum Ended {
     Boards(#[from] BoardListError),
     #[error("this token is {token_host}'s own: it cannot register {host}")]
     OtherHost { token_host: String, host: String },
+    #[error("{host} has a token of its own: an agent for it connects with that token, not the shared one")]
+    HasOwnToken { host: String },
+    #[error("the store could not be read to check the agent's host")]
+    Store,
     #[error("an agent for host {host} is connected already")]
     AlreadyConnected { host: String },
     #[error("{host}'s token was revoked")]
@@ -87,6 +91,21 @@ pub async fn serve(mut socket: WebSocket, agents: Arc<Agents>, store: Store, own
         Ok(hello) => hello,
         Err(reason) => return refuse(socket, reason).await,
     };
+    // A host with a token of its own is bound to it: the shared token
+    // cannot register that name, and so cannot hold it to lock the real
+    // agent out.
+    if own.is_none() {
+        match store.agent_token_hosts().await {
+            Ok(hosts) if hosts.iter().any(|(named, _)| *named == host) => {
+                return refuse(socket, Ended::HasOwnToken { host }).await;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!("store: {e}");
+                return refuse(socket, Ended::Store).await;
+            }
+        }
+    }
     let connection = agents.new_connection();
     let (commands, mut inbox) = mpsc::unbounded_channel();
     if let Err(reason) = agents.attach(&host, boards, connection, commands) {

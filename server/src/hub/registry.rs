@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use pqbench_api::{Board, BoardKind, NewRun, RunEnd};
 use pqbench_collect::record::RecordError;
@@ -30,7 +31,16 @@ struct Host {
     link: Option<Link>,
     /// When the host connected, or when it went away.
     since: String,
+    /// When it went away, for pruning: a host gone for
+    /// [`DEPARTED_KEPT`] is forgotten.
+    left: Option<Instant>,
 }
+
+/// How long a departed host stays listed (its boards shown as gone), and
+/// how many are listed at most: agents under ever new names cannot grow
+/// the map without end.
+pub(super) const DEPARTED_KEPT: Duration = Duration::from_secs(60 * 60);
+pub(super) const MAX_DEPARTED: usize = 64;
 
 /// A connected host: its connection task's inbox and the boards it runs on.
 struct Link {
@@ -66,6 +76,24 @@ pub enum AgentRunError {
     Unavailable { board: String, note: String },
     #[error(transparent)]
     Run(#[from] RunError),
+}
+
+/// Forgets the hosts gone longer than [`DEPARTED_KEPT`], and the longest
+/// gone past [`MAX_DEPARTED`]; `arriving` is kept, as it is connecting.
+fn prune(hosts: &mut BTreeMap<String, Host>, arriving: &str) {
+    hosts
+        .retain(|name, host| name == arriving || host.left.is_none_or(|left| left.elapsed() < DEPARTED_KEPT));
+    let mut departed: Vec<(Instant, String)> = hosts
+        .iter()
+        .filter(|(name, _)| name.as_str() != arriving)
+        .filter_map(|(name, host)| Some((host.left?, name.clone())))
+        .collect();
+    if departed.len() > MAX_DEPARTED {
+        departed.sort();
+        for (_, name) in departed.drain(..departed.len() - MAX_DEPARTED) {
+            hosts.remove(&name);
+        }
+    }
 }
 
 fn now() -> String {
@@ -213,10 +241,12 @@ impl Agents {
         commands: mpsc::UnboundedSender<Command>,
     ) -> Result<(), Ended> {
         let mut hosts = self.hosts();
+        prune(&mut hosts, host);
         let entry = hosts.entry(host.to_string()).or_insert_with(|| Host {
             boards: Vec::new(),
             link: None,
             since: now(),
+            left: None,
         });
         if entry.link.is_some() {
             return Err(Ended::AlreadyConnected { host: host.to_string() });
@@ -224,6 +254,7 @@ impl Agents {
         entry.boards = boards;
         entry.link = Some(Link { connection, commands, busy: HashSet::new() });
         entry.since = now();
+        entry.left = None;
         Ok(())
     }
 
@@ -233,7 +264,14 @@ impl Agents {
         {
             entry.link = None;
             entry.since = now();
+            entry.left = Some(Instant::now());
         }
+    }
+
+    /// How many hosts are listed, connected or departed.
+    #[cfg(test)]
+    pub(super) fn listed(&self) -> usize {
+        self.hosts().len()
     }
 
     pub(super) fn set_boards(&self, host: &str, boards: Vec<Board>) {
@@ -250,4 +288,32 @@ impl Agents {
 /// until the agent lists it again.
 fn usable(board: &Board) -> bool {
     board.available || board.note.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn departed_hosts_are_pruned_so_new_names_cannot_grow_the_map() {
+        let agents = Agents::default();
+        for n in 0..(MAX_DEPARTED + 40) {
+            let (commands, _inbox) = mpsc::unbounded_channel();
+            let host = format!("host-{n}");
+            let connection = agents.new_connection();
+            assert!(agents.attach(&host, Vec::new(), connection, commands).is_ok());
+            agents.detach(&host, connection);
+        }
+        // The arriving host, plus at most MAX_DEPARTED that left.
+        let (commands, _inbox) = mpsc::unbounded_channel();
+        assert!(agents.attach("last", Vec::new(), agents.new_connection(), commands).is_ok());
+        assert_eq!(agents.listed(), MAX_DEPARTED + 1);
+        // A host gone longer than DEPARTED_KEPT is forgotten at the next arrival.
+        if let Some(host) = agents.hosts().get_mut("host-100") {
+            host.left = Instant::now().checked_sub(DEPARTED_KEPT + Duration::from_secs(1));
+        }
+        let (commands, _inbox) = mpsc::unbounded_channel();
+        assert!(agents.attach("later", Vec::new(), agents.new_connection(), commands).is_ok());
+        assert!(!agents.hosts().contains_key("host-100"));
+    }
 }

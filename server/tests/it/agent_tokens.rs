@@ -22,7 +22,7 @@ fn agent_token(args: &[&str], db: &std::ffi::OsStr) -> (i32, String, String) {
 async fn a_hosts_own_token_registers_that_host_alone_and_revoking_it_drops_the_agent_at_once() {
     pqbench_test_needs::require!(common::firmware_dist());
     let logs = tempfile::tempdir().unwrap();
-    let server = common::start_server(&["--agent-token", "shared-0451"]).await;
+    let server = common::start_server(&["--agent-token", "shared-token-0451"]).await;
     let db = server.db();
 
     let (code, token, err) = agent_token(&["add", "lab-a"], &db);
@@ -47,9 +47,19 @@ async fn a_hosts_own_token_registers_that_host_alone_and_revoking_it_drops_the_a
     let listed: Vec<pqbench_api::Board> = server.get("/api/boards").await;
     assert!(board(&listed, &format!("lab-b/{BOARD}")).is_none(), "{listed:?}");
 
+    // The shared token cannot claim lab-a's name, and so cannot hold it
+    // to lock lab-a's own agent out.
+    let mut squatter = Agent::start(&server, "lab-a", "shared-token-0451", logs.path());
+    assert_eq!(squatter.ended().await, Some(1));
+    assert!(
+        squatter.log().contains("lab-a has a token of its own: an agent for it connects with that token"),
+        "{}",
+        squatter.log()
+    );
+
     // It registers lab-a, and the shared token any host, side by side.
     let mut own = Agent::start(&server, "lab-a", &token, logs.path());
-    let _shared = Agent::start(&server, "lab-c", "shared-0451", logs.path());
+    let _shared = Agent::start(&server, "lab-c", "shared-token-0451", logs.path());
     wait_for_boards(&server, "both hosts' boards", |b| {
         ready(b, &format!("lab-a/{BOARD}")) && ready(b, &format!("lab-c/{BOARD}"))
     })

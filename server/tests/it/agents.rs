@@ -388,21 +388,29 @@ async fn the_server_holds_an_agent_to_the_protocol() {
     // In order: stored. A number already used: refused.
     say(&mut socket, result(1)).await;
     say(&mut socket, result(1)).await;
-    // Notes, kept in the order they came.
-    for note in ["the probe failed 2 requests on the way", "and then 1"] {
+    // Figures an upload could not carry are refused from an agent too: min
+    // above max, and ticks no store column holds.
+    let impossible = Measurement { min_ticks: 2_000_000, ..counted };
+    let endless = Measurement { total_ticks: u64::MAX, max_ticks: u64::MAX, ..counted };
+    for (seq, measurement) in [(2, impossible), (3, endless)] {
+        say(&mut socket, FromAgent::Result { run: id, seq, measurement }).await;
+    }
+    // Notes, kept in the order they came; one that would reorder its
+    // line (U+202E) is refused.
+    for note in ["the probe failed 2 requests on the way", "evil\u{202E}", "and then 1"] {
         say(&mut socket, FromAgent::Noted { run: id, note: note.into() }).await;
     }
     let finished =
         FromAgent::Finished { run: id, status: RunStatus::Complete, error: None, results: Some(1) };
     say(&mut socket, finished).await;
     let (run, results) = server.wait_for_end(id).await;
-    // The agent said complete; the server, having refused two of its
+    // The agent said complete; the server, having refused five of its
     // records, stores the run incomplete, as a board's refused record would.
     assert_eq!(
         (run.status, run.rejected_records, run.host.as_deref()),
-        (RunStatus::Incomplete, 2, Some("bench"))
+        (RunStatus::Incomplete, 5, Some("bench"))
     );
-    assert_eq!(run.error.as_deref(), Some("the server refused 2 of the agent's records"));
+    assert_eq!(run.error.as_deref(), Some("the server refused 5 of the agent's records"));
     assert_eq!(run.notes.as_deref(), Some("the probe failed 2 requests on the way\nand then 1"));
     let clock = Clock { ticks_per_second: 180_000_000, unit: TickUnit::Cycles };
     assert_eq!(results, [BenchResult::from_measurement(&counted, &clock)]);
