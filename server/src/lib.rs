@@ -4,8 +4,8 @@
 //! live. `main.rs` is the command line over this and the other crates.
 //!
 //! - [`routes`]: one module per resource; [`error`]: the one mapping from
-//!   what failed to a status; [`security`]: headers and tokens; [`tls`]:
-//!   HTTPS.
+//!   what failed to a status; [`security`]: headers and tokens; [`listen`]:
+//!   connections and their bounds; [`tls`]: HTTPS.
 //! - [`live`]: the runs this server is making now; [`hub`]: agents' hosts.
 //! - [`record`]: a board's run recorded into the store.
 
@@ -20,6 +20,7 @@ use tower_http::services::{ServeDir, ServeFile};
 
 pub mod error;
 pub mod hub;
+pub mod listen;
 pub mod live;
 pub mod record;
 pub mod routes;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub agents: Arc<Agents>,
     /// The matrices made last, served again while unchanged.
     pub matrices: Arc<routes::matrix::KeptMatrices>,
+    /// Wrong tokens by peer, for writes and agents alike.
+    pub guesses: Arc<security::Guesses>,
     /// What an agent must send to connect; none, and no agent may.
     agent_token: Option<TokenDigest>,
 }
@@ -53,6 +56,7 @@ impl AppState {
             live: Arc::default(),
             agents: Arc::default(),
             matrices: Arc::default(),
+            guesses: Arc::default(),
             agent_token: None,
         }
     }
@@ -91,5 +95,27 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>, hosts: Served
         .fallback_service(files)
         // Around everything, reads too: a rebound page could read results.
         .layer(middleware::from_fn_with_state(Arc::new(hosts), security::require_served_host_and_origin));
-    security::with_security_headers(app)
+    access_log(security::with_security_headers(app))
+}
+
+/// One line at info level per request, when its answer begins (a live
+/// run's event stream is logged as it opens): the peer, method, path (its
+/// query left out, as a query may hold what a person typed), status and
+/// time taken.
+fn access_log(app: Router) -> Router {
+    use axum::extract::Request;
+    use axum::response::Response;
+    use tower_http::trace::TraceLayer;
+    let layer = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            let peer = listen::peer_of(request).map(|peer| peer.to_string()).unwrap_or_else(|| "-".into());
+            tracing::info_span!("request", %peer, method = %request.method(), path = %request.uri().path())
+        })
+        .on_request(())
+        .on_response(|response: &Response, took: std::time::Duration, _span: &tracing::Span| {
+            let ms = format_args!("{:.1}", took.as_secs_f64() * 1000.0);
+            tracing::info!(status = response.status().as_u16(), %ms, "served");
+        })
+        .on_failure(());
+    app.layer(layer)
 }

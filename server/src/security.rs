@@ -13,6 +13,10 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::error::ApiError;
 
+pub mod guesses;
+
+pub use guesses::Guesses;
+
 /// Every response's security headers, on the whole application.
 pub fn with_security_headers(app: Router) -> Router {
     // Cross-origin isolation gives the browser benchmark a fine-grained
@@ -184,24 +188,48 @@ impl OwnToken {
     }
 }
 
-/// Reading needs no token; with a token configured, writing does.
+/// The write token, and the wrong guesses at it (and at the agents'
+/// tokens) by peer.
+#[derive(Clone)]
+pub struct WriteGuard {
+    pub token: Option<TokenDigest>,
+    pub guesses: std::sync::Arc<Guesses>,
+}
+
+/// Reading needs no token; with a token configured, writing does. A peer
+/// past its wrong guesses (`guesses.rs`) is answered 429 unheard.
 pub async fn require_token_for_writes(
-    State(token): State<Option<TokenDigest>>,
+    State(guard): State<WriteGuard>,
     request: Request,
     next: Next,
 ) -> Response {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if let (true, Some(token)) = (writes, token) {
-        let refusal = match bearer_token(request.headers()) {
-            None => Some("writing to this server needs its token: send `Authorization: Bearer <token>`"),
-            Some(given) if !token.matches(&TokenDigest::of(given)) => Some("that is not this server's token"),
-            Some(_) => None,
+    if let (true, Some(token)) = (writes, guard.token) {
+        let Some(given) = bearer_token(request.headers()) else {
+            return unauthorized(
+                "writing to this server needs its token: send `Authorization: Bearer <token>`",
+            );
         };
-        if let Some(why) = refusal {
-            return unauthorized(why);
+        let peer = crate::listen::peer_of(&request).map(|peer| peer.ip());
+        let guess = match guard.guesses.take(peer) {
+            Ok(guess) => guess,
+            Err(wait) => return too_many_guesses(wait),
+        };
+        if !token.matches(&TokenDigest::of(given)) {
+            return unauthorized("that is not this server's token");
         }
+        guess.was_right();
     }
     next.run(request).await
+}
+
+/// The answer to a peer past its wrong guesses: 429, and when to try.
+pub fn too_many_guesses(wait: std::time::Duration) -> Response {
+    let seconds = wait.as_secs().max(1);
+    let why = format!("too many wrong tokens from this address: try again in {seconds} s");
+    let mut response = ApiError::new(StatusCode::TOO_MANY_REQUESTS, why).into_response();
+    response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    response
 }
 
 /// The token of an `Authorization: Bearer <token>` header (the scheme's

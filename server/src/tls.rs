@@ -1,24 +1,21 @@
 //! `pqbench serve --tls-cert --tls-key`: the server over HTTPS, with
 //! rustls (its `ring` provider: no OpenSSL, no C toolchain beyond `cc`).
-//! HTTP/1.1 only, as the agents' WebSocket upgrade needs it.
+//! HTTP/1.1 only, as the agents' WebSocket upgrade needs it. The
+//! connections themselves are `listen.rs`'s, as plain HTTP's are.
 //!
 //! A client that speaks plain HTTP to the TLS port (an agent given
 //! `http://`) gets a plain `400` saying to use `https://`, instead of a
 //! handshake that fails without a word: the first byte of every TLS
 //! connection is a handshake record's, 0x16, and of no HTTP request.
 
-use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
-use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 use tokio_rustls::TlsAcceptor;
 
 /// A TLS record of type handshake begins every TLS connection.
@@ -59,65 +56,9 @@ pub fn server_config(cert: &Path, key: &Path) -> Result<Arc<rustls::ServerConfig
     Ok(Arc::new(config))
 }
 
-/// Serves `app` over TLS on `listener` until `shutdown` resolves; then
-/// takes no more connections and waits for those open to finish.
-pub async fn serve(
-    listener: TcpListener,
-    app: Router,
-    config: Arc<rustls::ServerConfig>,
-    shutdown: impl Future<Output = ()>,
-) -> io::Result<()> {
-    let acceptor = TlsAcceptor::from(config);
-    // Cancelled at shutdown: each connection then finishes the request it
-    // is serving and closes (an agent's WebSocket ends there).
-    let stopping = tokio_util::sync::CancellationToken::new();
-    let mut connections = tokio::task::JoinSet::new();
-    let mut shutdown = std::pin::pin!(shutdown);
-    loop {
-        // Reap the connections that have ended.
-        while connections.try_join_next().is_some() {}
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                // Out of file descriptors, or a connection reset before it
-                // was taken: the listener itself is fine.
-                Err(e) => {
-                    tracing::warn!("accepting a connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = &mut shutdown => break,
-        };
-        let acceptor = acceptor.clone();
-        let service = TowerToHyperService::new(app.clone());
-        let stopping = stopping.clone();
-        connections.spawn(async move {
-            let Some(stream) = handshake(stream, &acceptor).await else { return };
-            let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .with_upgrades();
-            let mut connection = std::pin::pin!(connection);
-            let served = tokio::select! {
-                served = connection.as_mut() => served,
-                () = stopping.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
-                }
-            };
-            if let Err(e) = served {
-                tracing::debug!(%peer, "connection: {e}");
-            }
-        });
-    }
-    stopping.cancel();
-    while connections.join_next().await.is_some() {}
-    Ok(())
-}
-
 /// The TLS stream of a new connection, or None: a plain-HTTP client is
 /// told to use `https://`, a failed handshake is logged.
-async fn handshake(
+pub(crate) async fn handshake(
     mut stream: TcpStream,
     acceptor: &TlsAcceptor,
 ) -> Option<tokio_rustls::server::TlsStream<TcpStream>> {

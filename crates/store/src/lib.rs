@@ -288,6 +288,12 @@ impl Store {
         on_backend!(self, db => db.runs_of_import(digest).await)
     }
 
+    /// Whether the database answers (`/api/health`): a read, so it waits
+    /// on no writer.
+    pub async fn ping(&self) -> StoreResult<()> {
+        on_backend!(self, db => db.ping().await)
+    }
+
     pub async fn count_rejected(&self, run_id: i64) -> StoreResult<()> {
         let _writing = self.writing().await;
         on_backend!(self, db => db.count_rejected(run_id).await)

@@ -1,14 +1,17 @@
 //! `GET /api/agents/connect`: an agent's WebSocket, with its own token.
 
-use axum::extract::State;
+use std::net::SocketAddr;
+
+use axum::Extension;
 use axum::extract::ws::{WebSocketUpgrade, rejection::WebSocketUpgradeRejection};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 
 use crate::AppState;
 use crate::error::ApiError;
 use crate::hub;
-use crate::security::{OwnToken, TokenDigest, bearer_token, unauthorized};
+use crate::security::{OwnToken, TokenDigest, bearer_token, too_many_guesses, unauthorized};
 
 /// An agent connecting (`pqbench agent`): with the agents' shared token
 /// (any host name) or a host's own (`pqbench agent-token add`: that host
@@ -16,6 +19,7 @@ use crate::security::{OwnToken, TokenDigest, bearer_token, unauthorized};
 /// to its end.
 pub async fn connect_agent(
     State(state): State<AppState>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -25,6 +29,10 @@ pub async fn connect_agent(
             return Err(takes_no_agents());
         }
         return Ok(unauthorized("an agent must send its token: `Authorization: Bearer <token>`"));
+    };
+    let guess = match state.guesses.take(peer.map(|Extension(ConnectInfo(peer))| peer.ip())) {
+        Ok(guess) => guess,
+        Err(wait) => return Ok(too_many_guesses(wait)),
     };
     let bound = if shared.is_some_and(|shared| shared.matches(&given)) {
         None
@@ -39,6 +47,7 @@ pub async fn connect_agent(
             None => return Ok(unauthorized("that is not this server's agent token, nor a host's own")),
         }
     };
+    guess.was_right();
     let upgrade = upgrade.map_err(|e| ApiError::new(e.status(), e.body_text()))?;
     let (agents, store) = (state.agents.clone(), state.store.clone());
     // An agent's largest message is its list of boards: a few KiB.

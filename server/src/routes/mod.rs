@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 
 use crate::AppState;
 use crate::error::{ApiError, errors_as_json, no_such_endpoint};
-use crate::security::{TokenDigest, require_token_for_writes};
+use crate::security::{TokenDigest, WriteGuard, require_token_for_writes};
 
 pub mod agents;
 pub mod boards;
@@ -27,6 +27,7 @@ pub mod uploads;
 
 /// The routes of `/api`: reading is open; with `token`, writing needs it.
 pub fn api(state: AppState, token: Option<&str>) -> Router {
+    let guard = WriteGuard { token: token.map(TokenDigest::of), guesses: state.guesses.clone() };
     Router::new()
         .route("/health", get(boards::health))
         .route("/boards", get(boards::boards))
@@ -69,7 +70,7 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
         })
-        .layer(middleware::from_fn_with_state(token.map(TokenDigest::of), require_token_for_writes))
+        .layer(middleware::from_fn_with_state(guard, require_token_for_writes))
         // Outermost, so that it sees every answer, the token's included.
         .layer(middleware::from_fn(errors_as_json))
         .with_state(state)

@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 
 use crate::common;
 
-const TOKEN: &str = "s3cret";
+const TOKEN: &str = "s3cret-lab-token-2026";
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/samples/wolfcrypt-stm32u585-memory.txt");
 
-fn browser_upload() -> Value {
+pub(crate) fn browser_upload() -> Value {
     json!({
         "source": "browser",
         "board": "browser:1a2b3c4d",
@@ -31,7 +31,7 @@ fn browser_upload() -> Value {
     })
 }
 
-fn import_request() -> Value {
+pub(crate) fn import_request() -> Value {
     json!({
         "format": "wolfcrypt", "text": std::fs::read_to_string(SAMPLE).unwrap(),
         "board": "b-u585i-iot02a", "clock_hz": 160_000_000u64,
@@ -81,9 +81,9 @@ async fn beyond_loopback_every_write_needs_the_token_and_no_read_does() {
         None,
         Some("Bearer nope"),
         Some("Bearer s3cre"),
-        Some("Bearer s3cret2"),
-        Some("Basic s3cret"),
-        Some("s3cret"),
+        Some("Bearer s3cret-lab-token-20262"),
+        Some("Basic s3cret-lab-token-2026"),
+        Some("s3cret-lab-token-2026"),
     ];
     for (method, path, body) in writes() {
         for authorization in wrong_authorizations {
@@ -201,4 +201,25 @@ fn a_server_anyone_could_write_to_does_not_start() {
         let unsendable = refusal(&["--listen", &beyond, "--token", token], None);
         assert!(unsendable.contains("printable ASCII"), "--token {token:?}: {unsendable}");
     }
+    // A token a guesser's first list holds: short, or of few characters,
+    // given on argv, in the environment or in a file alike.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("token");
+    for token in ["s3cret", "password-1234", "abababababababababab"] {
+        std::fs::write(&file, format!("{token}\n")).unwrap();
+        let file = file.to_str().unwrap();
+        for (args, env) in [
+            (vec!["--listen", &beyond, "--token", token], None),
+            (vec!["--listen", &beyond], Some(token)),
+            (vec!["--listen", &beyond, "--token-file", file], None),
+        ] {
+            let weak = refusal(&args, env);
+            assert!(
+                weak.contains("too easily guessed: give at least 16 characters, 8 of them different"),
+                "{token:?} {args:?}: {weak}"
+            );
+        }
+    }
+    let missing = refusal(&["--listen", &beyond, "--token-file", "/nonexistent/token"], None);
+    assert!(missing.contains("--token-file /nonexistent/token"), "{missing}");
 }

@@ -125,12 +125,12 @@ async fn uploads_beyond_the_bounds_are_refused_and_store_nothing() {
 
 #[tokio::test]
 async fn with_a_token_writes_need_it_and_reads_do_not() {
-    let server = common::start_server(&["--token", "s3cret"]).await;
+    let server = common::start_server(&["--token", "s3cret-lab-token-2026"]).await;
     let (status, body) = server.post("/api/uploads", &browser_upload()).await;
     assert_eq!(status, 401, "{body}");
     let response = reqwest::Client::new()
         .post(format!("{}/api/uploads", server.base))
-        .bearer_auth("s3cret")
+        .bearer_auth("s3cret-lab-token-2026")
         .json(&browser_upload())
         .send()
         .await

@@ -379,12 +379,12 @@ async fn reports_are_created_read_back_and_never_changed() {
 
 #[tokio::test]
 async fn with_a_token_creating_a_report_needs_it_and_reading_does_not() {
-    let server = common::start_server(&["--token", "s3cret"]).await;
+    let server = common::start_server(&["--token", "s3cret-lab-token-2026"]).await;
     let (status, _) = server.post("/api/reports", &json!({"view": {}})).await;
     assert_eq!(status, 401);
     let response = reqwest::Client::new()
         .post(format!("{}/api/reports", server.base))
-        .bearer_auth("s3cret")
+        .bearer_auth("s3cret-lab-token-2026")
         .json(&json!({"view": {"log_scale": true}}))
         .send()
         .await

@@ -22,6 +22,7 @@ mod emulated_board;
 mod emulated_faults;
 #[cfg(feature = "probe-rs")]
 mod gdb_remote;
+mod hostile;
 mod image_builds;
 mod images;
 mod import;

@@ -179,13 +179,14 @@ async fn fail_on_regression_exits_non_zero_for_the_slower_run_with_its_summary()
 async fn a_ci_run_on_a_local_board_is_stored_and_judged_on_a_central_server() {
     pqbench_test_needs::require!(common::firmware_dist());
     pqbench_test_needs::require!(common::firmware_dist());
-    let central = common::start_server(&["--token", "writes-0451", "--agent-token", "agents-0451"]).await;
+    let central =
+        common::start_server(&["--token", "writes-token-0451", "--agent-token", "agents-token-0451"]).await;
     let db = tempfile::tempdir().unwrap();
     // `--db` is given but unused: the run is stored centrally.
     let local = db.path().join("unused.db");
     let to_central = |variant: &str, models: Option<&str>| {
-        let mut extra = vec!["--server", &central.base, "--token", "writes-0451"];
-        extra.extend(["--agent-token", "agents-0451", "--host", "ci-runner-7"]);
+        let mut extra = vec!["--server", &central.base, "--token", "writes-token-0451"];
+        extra.extend(["--agent-token", "agents-token-0451", "--host", "ci-runner-7"]);
         if let Some(models) = models {
             extra.extend(["--fail-on-regression", models]);
         }
@@ -224,7 +225,7 @@ async fn a_ci_run_on_a_local_board_is_stored_and_judged_on_a_central_server() {
             "--token",
             "not-it",
             "--agent-token",
-            "agents-0451",
+            "agents-token-0451",
             "--host",
             "ci-runner-8",
         ],

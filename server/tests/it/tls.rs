@@ -84,7 +84,8 @@ async fn agents_reach_an_https_server_their_ca_vouches_for_and_no_other() {
     let pki = pki(dir.path());
     let (cert, key) = (pki.right.0.to_str().unwrap(), pki.right.1.to_str().unwrap());
     let server =
-        common::start_server(&["--tls-cert", cert, "--tls-key", key, "--agent-token", "agents-0451"]).await;
+        common::start_server(&["--tls-cert", cert, "--tls-key", key, "--agent-token", "agents-token-0451"])
+            .await;
     let port = port_of(&server);
     let https = format!("https://127.0.0.1:{port}");
     let ca = pki.ca.to_str().unwrap();
@@ -100,7 +101,7 @@ async fn agents_reach_an_https_server_their_ca_vouches_for_and_no_other() {
 
     // An agent on https:// with the lab's CA connects over wss://.
     let logs = tempfile::tempdir().unwrap();
-    let _agent = Agent::start_at(&https, "rack-tls", "agents-0451", &["--ca", ca], logs.path());
+    let _agent = Agent::start_at(&https, "rack-tls", "agents-token-0451", &["--ca", ca], logs.path());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let (_, body) = https_get(port, "/api/boards", &pki.ca).await;
@@ -113,22 +114,23 @@ async fn agents_reach_an_https_server_their_ca_vouches_for_and_no_other() {
     }
 
     // An agent on plain http:// to the TLS port is told, and stops.
-    let mut plain_agent = Agent::start_at(&server.base, "rack-plain", "agents-0451", &[], logs.path());
+    let mut plain_agent = Agent::start_at(&server.base, "rack-plain", "agents-token-0451", &[], logs.path());
     assert_eq!(plain_agent.ended().await, Some(1));
     assert!(plain_agent.log().contains("this server speaks HTTPS (TLS)"), "{}", plain_agent.log());
 
     // Without the lab's CA, the certificate is nobody's it trusts.
-    let mut untrusting = Agent::start_at(&https, "rack-roots", "agents-0451", &[], logs.path());
+    let mut untrusting = Agent::start_at(&https, "rack-roots", "agents-token-0451", &[], logs.path());
     assert_eq!(untrusting.ended().await, Some(1));
     assert!(untrusting.log().contains("the TLS connection to"), "{}", untrusting.log());
 
     // A server whose certificate names another host is refused.
     let (cert, key) = (pki.wrong.0.to_str().unwrap(), pki.wrong.1.to_str().unwrap());
     let other =
-        common::start_server(&["--tls-cert", cert, "--tls-key", key, "--agent-token", "agents-0451"]).await;
+        common::start_server(&["--tls-cert", cert, "--tls-key", key, "--agent-token", "agents-token-0451"])
+            .await;
     let other_https = format!("https://127.0.0.1:{}", port_of(&other));
     let mut mismatched =
-        Agent::start_at(&other_https, "rack-other", "agents-0451", &["--ca", ca], logs.path());
+        Agent::start_at(&other_https, "rack-other", "agents-token-0451", &["--ca", ca], logs.path());
     assert_eq!(mismatched.ended().await, Some(1));
     let log = mismatched.log();
     assert!(log.contains("the TLS connection to") && log.contains("not valid for name"), "{log}");

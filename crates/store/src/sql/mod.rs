@@ -34,6 +34,15 @@ pub struct Statements {
     pub pool: Pool<Db>,
 }
 
+impl Statements {
+    /// A read of the runs table: the database answers, and holds pqbench's
+    /// schema.
+    pub async fn ping(&self) -> StoreResult<()> {
+        sqlx::query("SELECT count(*) FROM (SELECT 1 FROM runs LIMIT 1) AS one").fetch_one(&self.pool).await?;
+        Ok(())
+    }
+}
+
 async fn insert_run<'e>(
     db: impl sqlx::Executor<'e, Database = Db>,
     run: &NewRun,

@@ -90,36 +90,7 @@ impl Wiring {
 #[derive(Subcommand)]
 pub enum Commands {
     /// Serve the dashboard and the JSON API.
-    Serve {
-        #[command(flatten)]
-        paths: Paths,
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        listen: SocketAddr,
-        /// Required to write (runs, uploads) when set; required to listen
-        /// on anything but loopback.
-        #[arg(long, env = "PQBENCH_TOKEN")]
-        token: Option<String>,
-        /// Takes board agents (`pqbench agent`) that send this token; without
-        /// it, no agent may connect.
-        #[arg(long, env = "PQBENCH_AGENT_TOKEN")]
-        agent_token: Option<String>,
-        /// Also answer requests for this host name (repeat for more), as a
-        /// lab server reached by name must: by default only addresses and
-        /// localhost are served, so that no other site's page can reach the
-        /// server by pointing its own name at it (DNS rebinding).
-        #[arg(long = "allow-host", value_name = "NAME")]
-        allow_hosts: Vec<String>,
-        /// Serve HTTPS with this certificate chain (PEM, the server's
-        /// certificate first); agents then connect with `https://` (and
-        /// `--ca` for a private CA).
-        #[arg(long, requires = "tls_key")]
-        tls_cert: Option<PathBuf>,
-        /// The certificate's private key (PEM: PKCS#8, PKCS#1 or SEC1).
-        #[arg(long, requires = "tls_cert")]
-        tls_key: Option<PathBuf>,
-        #[command(flatten)]
-        wiring: Wiring,
-    },
+    Serve(ServeArgs),
     /// Serve this host's boards to a central server: connect to it, run
     /// what it asks, and stream the results back. Reconnects when the
     /// connection drops.
@@ -267,6 +238,54 @@ impl From<ImportFormat> for pqbench_api::LogFormat {
 pub enum ExportFormat {
     Json,
     Csv,
+}
+
+// `pqbench serve`'s options (its help is the variant's doc comment).
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub paths: Paths,
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Required to write (runs, uploads) when set; required to listen
+    /// on anything but loopback. At least 16 characters, 8 of them
+    /// different. Visible in `ps` on argv: --token-file or PQBENCH_TOKEN
+    /// keep it out of sight.
+    #[arg(long, env = "PQBENCH_TOKEN", conflicts_with = "token_file")]
+    pub token: Option<String>,
+    /// Reads --token from this file (its first line).
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Takes board agents (`pqbench agent`) that send this token; without
+    /// it, no agent may connect.
+    #[arg(long, env = "PQBENCH_AGENT_TOKEN", conflicts_with = "agent_token_file")]
+    pub agent_token: Option<String>,
+    /// Reads --agent-token from this file (its first line).
+    #[arg(long, value_name = "PATH")]
+    pub agent_token_file: Option<PathBuf>,
+    /// Also answer requests for this host name (repeat for more), as a
+    /// lab server reached by name must: by default only addresses and
+    /// localhost are served, so that no other site's page can reach the
+    /// server by pointing its own name at it (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
+    /// Serve HTTPS with this certificate chain (PEM, the server's
+    /// certificate first); agents then connect with `https://` (and
+    /// `--ca` for a private CA).
+    #[arg(long, requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// The most connections open at once; one more is answered 503.
+    #[arg(long, default_value_t = pqbench::listen::Limits::default().max_connections)]
+    pub max_connections: usize,
+    /// The most connections one address may hold open at once (each live
+    /// run's page and each agent holds one).
+    #[arg(long, default_value_t = pqbench::listen::Limits::default().max_per_peer)]
+    pub max_connections_per_peer: usize,
+    #[command(flatten)]
+    pub wiring: Wiring,
 }
 
 // `pqbench agent`'s options (its help is the variant's doc comment).

@@ -9,7 +9,7 @@ mod cli;
 mod commands;
 
 use cli::{Cli, Commands};
-use commands::{agent, board_side, boards, logs, run, serve, store};
+use commands::{agent, boards, logs, run, serve, store};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -18,14 +18,11 @@ async fn main() -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "pqbench=info".into()),
         )
         .with_writer(std::io::stderr)
+        // Colours for a person at a terminal, not into a log file.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     match Cli::parse().command {
-        Commands::Serve { paths, listen, token, agent_token, allow_hosts, tls_cert, tls_key, wiring } => {
-            let boards = wiring.boards(&paths.dist)?;
-            board_side::watch_ports(&boards);
-            let tls = tls_cert.zip(tls_key).map(|(cert, key)| serve::Tls { cert, key });
-            serve::serve(paths, boards, listen, token, agent_token, &allow_hosts, tls).await
-        }
+        Commands::Serve(args) => serve::serve(args).await,
         Commands::Agent(args) => agent::agent(args).await,
         Commands::Boards { paths, wiring } => boards::list(&paths, &wiring).await,
         Commands::Run(args) => run::run(args).await,

@@ -10,7 +10,7 @@ use crate::cli::AgentArgs;
 
 pub async fn agent(args: AgentArgs) -> anyhow::Result<()> {
     let AgentArgs { server, ca, token, host, dist, wiring } = args;
-    serve::check_token(&token).context("the agent token")?;
+    serve::check_sendable(&token).context("the agent token")?;
     let host = match host {
         Some(host) => host,
         None => serve::system_host_name()?,

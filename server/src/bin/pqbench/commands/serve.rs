@@ -1,27 +1,37 @@
 //! `pqbench serve`, and what the server and the agent need of the host:
 //! its name, their tokens checked, a clean shutdown.
 
-use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use pqbench::AppState;
+use pqbench::listen::Limits;
 use pqbench::security::ServedHosts;
-use pqbench_collect::boards::Boards;
 
+use tokio_rustls::TlsAcceptor;
+
+use super::board_side;
 use super::store::open_store;
-use crate::cli::Paths;
+use crate::cli::ServeArgs;
 
-pub async fn serve(
-    paths: Paths,
-    boards: Boards,
-    listen: SocketAddr,
-    token: Option<String>,
-    agent_token: Option<String>,
-    allow_hosts: &[String],
-    tls: Option<Tls>,
-) -> anyhow::Result<()> {
+pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let ServeArgs {
+        paths,
+        listen,
+        token,
+        token_file,
+        agent_token,
+        agent_token_file,
+        allow_hosts,
+        tls_cert,
+        tls_key,
+        max_connections,
+        max_connections_per_peer,
+        wiring,
+    } = args;
+    let token = given_token(token, token_file.as_deref(), "--token")?;
+    let agent_token = given_token(agent_token, agent_token_file.as_deref(), "--agent-token")?;
     if let Some(token) = &token {
         check_token(token)?;
     }
@@ -35,6 +45,12 @@ pub async fn serve(
              on 127.0.0.1"
         );
     }
+    if max_connections == 0 || max_connections_per_peer == 0 {
+        bail!("--max-connections and --max-connections-per-peer take at least 1");
+    }
+    let limits = Limits { max_connections, max_per_peer: max_connections_per_peer, ..Limits::default() };
+    let boards = wiring.boards(&paths.dist)?;
+    board_side::watch_ports(&boards);
     let store = open_store(&paths.db).await?;
     let interrupted = store.interrupt_unfinished().await?;
     if interrupted > 0 {
@@ -49,36 +65,31 @@ pub async fn serve(
         state = state.accepting_agents(token);
     }
     let mut hosts = ServedHosts::default();
-    for name in allow_hosts {
+    for name in &allow_hosts {
         if name.is_empty() || name.contains([':', '/', '[', ']']) {
             bail!("--allow-host takes a host name without scheme or port, such as bench.lab; not {name:?}");
         }
         hosts = hosts.allowing(name);
     }
-    let tls = match &tls {
-        Some(Tls { cert, key }) => Some(pqbench::tls::server_config(cert, key)?),
+    let tls = match tls_cert.zip(tls_key) {
+        Some((cert, key)) => Some(TlsAcceptor::from(pqbench::tls::server_config(&cert, &key)?)),
         None => None,
     };
     let app = pqbench::router(state, &paths.dist, token, hosts);
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
-    match tls {
-        Some(config) => {
-            tracing::info!("pqbench serving https://{}", listener.local_addr()?);
-            pqbench::tls::serve(listener, app, config, shutdown()).await?;
-        }
-        None => {
-            tracing::info!("pqbench serving http://{}", listener.local_addr()?);
-            axum::serve(listener, app).with_graceful_shutdown(shutdown()).await?;
-        }
-    }
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    tracing::info!("pqbench serving {scheme}://{}", listener.local_addr()?);
+    pqbench::listen::serve(listener, app, tls, limits, shutdown()).await?;
     Ok(())
 }
 
-/// `--tls-cert` and `--tls-key`: PEM files.
-pub struct Tls {
-    pub cert: PathBuf,
-    pub key: PathBuf,
+/// A token from its option (or variable), or the first line of its file.
+fn given_token(given: Option<String>, file: Option<&Path>, option: &str) -> anyhow::Result<Option<String>> {
+    let Some(file) = file else { return Ok(given) };
+    let text = std::fs::read_to_string(file).with_context(|| format!("{option}-file {}", file.display()))?;
+    let token = text.lines().next().unwrap_or_default().trim_end_matches('\r').to_string();
+    Ok(Some(token))
 }
 
 /// The system's name for this host, as an agent's name: what
@@ -97,11 +108,32 @@ pub fn system_host_name() -> anyhow::Result<String> {
     Ok(name)
 }
 
-/// A token that protects something and that a client can send: an empty
-/// one (`--token ""`) would let anyone write, and a client sends it in an
-/// `Authorization` header, which holds printable ASCII only and loses the
-/// spaces around a value.
+/// The shortest token a server takes, and the fewest different characters
+/// in it:
+/// `s3cret` or `aaaaaaaaaaaaaaaa` falls to a guesser's first list, and
+/// `pqbench agent-token add` makes 43 random characters.
+pub const MIN_TOKEN_LEN: usize = 16;
+pub const MIN_TOKEN_DISTINCT: usize = 8;
+
+/// A token that protects something (the server's): one a client can send
+/// ([`check_sendable`]) and not easily guessed.
 pub fn check_token(token: &str) -> anyhow::Result<()> {
+    check_sendable(token)?;
+    let distinct = token.chars().collect::<std::collections::BTreeSet<_>>().len();
+    if token.len() < MIN_TOKEN_LEN || distinct < MIN_TOKEN_DISTINCT {
+        bail!(
+            "the token is too easily guessed: give at least {MIN_TOKEN_LEN} characters, {MIN_TOKEN_DISTINCT} of \
+             them different (`openssl rand -base64 32` makes one)"
+        );
+    }
+    Ok(())
+}
+
+/// A token a client can send: an empty one (`--token ""`) would let anyone
+/// write, and a client sends it in an `Authorization` header, which holds
+/// printable ASCII only and loses the spaces around a value. (A client
+/// checks no more: the server it sends to judges its strength.)
+pub fn check_sendable(token: &str) -> anyhow::Result<()> {
     if token.trim().is_empty() {
         bail!("the token (--token or PQBENCH_TOKEN) is empty: give one that writes must send");
     }
