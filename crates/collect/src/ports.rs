@@ -334,8 +334,15 @@ fn is_busy(e: &tokio_serial::Error) -> bool {
 /// exclusively refuses others with EBUSY, but not root, and a terminal
 /// program may not ask for exclusivity: so the processes' open files are
 /// looked at too (those this user may see).
+///
+/// A pseudo-terminal's provider is not another client: a board simulator
+/// or a bridge (socat, QEMU) holds the pty's master, and often its slave
+/// too, as pty providers commonly do. A process holding the master of
+/// this very pty (`/dev/ptmx` with the pty's `tty-index` in its fdinfo)
+/// is the device, and does not make the port busy.
 pub fn held_by_another(port: &Path) -> Option<String> {
     let device = port.canonicalize().ok()?;
+    let pty_index = pty_index(&device);
     let me = std::process::id().to_string();
     let processes = std::fs::read_dir("/proc").ok()?;
     for process in processes.filter_map(Result::ok) {
@@ -344,14 +351,36 @@ pub fn held_by_another(port: &Path) -> Option<String> {
             continue;
         }
         let Ok(fds) = std::fs::read_dir(process.path().join("fd")) else { continue };
-        let holds =
-            fds.filter_map(Result::ok).any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| t == device));
-        if holds {
+        let (mut holds, mut provides) = (false, false);
+        for fd in fds.filter_map(Result::ok) {
+            let Ok(target) = std::fs::read_link(fd.path()) else { continue };
+            if target == device {
+                holds = true;
+            } else if let Some(index) = pty_index
+                && target.file_name().is_some_and(|name| name == "ptmx")
+            {
+                let info = process.path().join("fdinfo").join(fd.file_name());
+                provides |= master_index(&info) == Some(index);
+            }
+        }
+        if holds && !provides {
             let name = std::fs::read_to_string(process.path().join("comm")).unwrap_or_default();
             return Some(format!("{}, pid {pid}", name.trim()));
         }
     }
     None
+}
+
+/// N of a pty's slave, `/dev/pts/N`.
+fn pty_index(device: &Path) -> Option<u32> {
+    device.strip_prefix("/dev/pts").ok()?.to_str()?.parse().ok()
+}
+
+/// The pty a `/dev/ptmx` descriptor is the master of: its fdinfo's
+/// `tty-index` (Linux 4.14 and later).
+fn master_index(fdinfo: &Path) -> Option<u32> {
+    let info = std::fs::read_to_string(fdinfo).ok()?;
+    info.lines().find_map(|line| line.strip_prefix("tty-index:")).and_then(|index| index.trim().parse().ok())
 }
 
 /// The probe on the same ST-LINK as a port: an ST-LINK's probe serial
@@ -366,6 +395,40 @@ pub fn paired_probe<'p>(port: &FoundPort, probe_serials: &'p [String]) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pty held at both ends by its provider, as board simulators hold
+    /// theirs: not busy. Held by another program too: busy, saying which.
+    #[test]
+    fn a_ptys_provider_does_not_make_it_busy_and_a_competitor_does() {
+        let provider = "import os, pty, sys, time\nm, s = pty.openpty()\nprint(os.ttyname(s), flush=True)\ntime.sleep(30)";
+        let mut simulator = std::process::Command::new("python3")
+            .args(["-c", provider])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3, to provide a pty");
+        let mut line = String::new();
+        let stdout = simulator.stdout.take().expect("piped");
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).expect("the pty's name");
+        let pty = std::path::PathBuf::from(line.trim());
+        assert_eq!(held_by_another(&pty), None, "{} is its provider's, not busy", pty.display());
+        let mut competitor = std::process::Command::new("sleep")
+            .arg("30")
+            .stdin(std::fs::File::open(&pty).expect("the pty opens"))
+            .spawn()
+            .expect("sleep");
+        // The competitor's descriptors are in /proc once it has started.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let mut held = None;
+        while held.is_none() && std::time::Instant::now() < deadline {
+            held = held_by_another(&pty);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = competitor.kill();
+        let _ = simulator.kill();
+        let _ = (competitor.wait(), simulator.wait());
+        let held = held.expect("the competitor makes it busy");
+        assert!(held.starts_with("sleep, pid "), "{held}");
+    }
 
     #[test]
     fn every_live_board_id_is_one_an_import_may_not_take() {
