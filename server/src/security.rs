@@ -79,7 +79,8 @@ impl ServedHosts {
     /// Whether a request whose `Host` header is `host` (a name or
     /// address, and maybe a port) is for this server.
     pub fn serves(&self, host: &str) -> bool {
-        let name = host_name(host).trim_end_matches('.').to_ascii_lowercase();
+        let Some(name) = host_name(host) else { return false };
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
         name.parse::<std::net::IpAddr>().is_ok()
             || name == "localhost"
             || name.ends_with(".localhost")
@@ -87,14 +88,24 @@ impl ServedHosts {
     }
 }
 
-/// The name or address of a `Host` header's value, without its port and
-/// without an IPv6 address's brackets.
-fn host_name(host: &str) -> &str {
+/// The name or address of a `Host` header's value (RFC 9110's
+/// `uri-host [ ":" port ]`), without its port and without an IPv6
+/// address's brackets; `None` for one malformed, such as
+/// `[::1]attacker.example`, which is refused rather than read as `::1`.
+fn host_name(host: &str) -> Option<&str> {
+    let is_port = |port: &str| port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
     match host.strip_prefix('[') {
-        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        Some(bracketed) => {
+            let (address, after) = bracketed.split_once(']')?;
+            let port_ok = after.is_empty() || after.strip_prefix(':').is_some_and(is_port);
+            (port_ok && address.parse::<std::net::Ipv6Addr>().is_ok()).then_some(address)
+        }
         // One colon is a port's; more are an IPv6 address without brackets.
-        None if host.matches(':').count() == 1 => host.split(':').next().unwrap_or_default(),
-        None => host,
+        None if host.matches(':').count() == 1 => {
+            let (name, port) = host.split_once(':')?;
+            is_port(port).then_some(name)
+        }
+        None => Some(host),
     }
 }
 
@@ -269,9 +280,18 @@ mod tests {
         ] {
             assert!(hosts.serves(served), "{served}");
         }
-        for refused in
-            ["attacker.example:8080", "localhost.attacker.example", "127.0.0.1.nip.io", "", "bench.lab.evil"]
-        {
+        for refused in [
+            "attacker.example:8080",
+            "localhost.attacker.example",
+            "127.0.0.1.nip.io",
+            "",
+            "bench.lab.evil",
+            "[::1]attacker.example",
+            "[::1]:80attacker.example",
+            "[localhost]",
+            "127.0.0.1:80x",
+            "localhost:8080@attacker.example",
+        ] {
             assert!(!hosts.serves(refused), "{refused}");
         }
         assert!(!ServedHosts::default().serves("bench.lab"));
