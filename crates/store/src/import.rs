@@ -136,9 +136,9 @@ fn imported_runs(format: LogFormat, log: &Log) -> Vec<ImportedRun> {
         .collect()
 }
 
-/// The preview, with the runs this content was already stored as.
-pub async fn preview(store: &Store, request: &pqbench_api::NewImport) -> Result<ImportPreview, ImportError> {
-    let Plan { mut preview, import } = plan(request)?;
+/// A plan's preview, with the runs this content was already stored as.
+pub async fn preview(store: &Store, plan: Plan) -> Result<ImportPreview, ImportError> {
+    let Plan { mut preview, import } = plan;
     preview.already_imported_as = store.runs_of_import(&import.digest).await?;
     Ok(preview)
 }

@@ -21,6 +21,7 @@ use pqbench_api::ResultQuery;
 use pqbench_store::MatrixHead;
 
 use crate::AppState;
+use crate::cpu_work;
 use crate::error::{ApiError, ApiResult};
 
 /// The matrix's columns (the latest complete run of each board and build,
@@ -38,14 +39,18 @@ pub async fn matrix(
         None => {
             let results = state.store.matrix_results(&head, &query).await?;
             let matrix = head.clone().into_matrix(results);
-            // Sized for the body at once: a vector grown by doubling to
-            // a megabyte frees a chunk of 64 KiB or more at each step,
-            // and glibc's malloc consolidates its free lists at each.
-            let mut body = Vec::with_capacity(BODY_BYTES_PER_RESULT * (matrix.results.len() + 16));
-            serde_json::to_writer(&mut body, &matrix).map_err(|e| {
+            // Writing and compressing a lab's matrix is milliseconds of CPU.
+            let made = cpu_work::run("writing the matrix", move || {
+                // Sized for the body at once: a vector grown by doubling to
+                // a megabyte frees a chunk of 64 KiB or more at each step,
+                // and glibc's malloc consolidates its free lists at each.
+                let mut body = Vec::with_capacity(BODY_BYTES_PER_RESULT * (matrix.results.len() + 16));
+                serde_json::to_writer(&mut body, &matrix).map(|()| Made::of(body))
+            })
+            .await?
+            .map_err(|e| {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the matrix as JSON: {e}"))
             })?;
-            let made = Made::of(body);
             state.matrices.keep(query, head, made.clone());
             made
         }

@@ -14,6 +14,7 @@ use pqbench_view::regressions::{self, BASELINE_RUNS, Model, parse_models};
 use serde::Deserialize;
 
 use crate::AppState;
+use crate::cpu_work;
 use crate::error::{ApiError, ApiResult};
 
 /// Earlier runs of a board looked through for a run's lineage: a board
@@ -88,25 +89,56 @@ pub async fn regressions(
         }
     };
     let only = query.algorithm.zip(query.operation);
-    let mut judge = Judge::new(&state.store, &models);
-    let mut judged = Vec::with_capacity(runs.len());
+    let mut judge = Judge::new(&state.store);
+    let mut cases = Vec::with_capacity(runs.len());
     for run in &runs {
-        let mut regressions = judge.run(run).await?;
-        if let Some((algorithm, operation)) = only {
-            regressions.judgements.retain(|j| j.algorithm == algorithm && j.operation == operation);
-        }
-        if !query.regressed || regressions.has_regression() {
-            judged.push(regressions);
-        }
+        cases.push(judge.case(run).await?);
     }
+    // Up to 200 runs by 4 models: the judging is CPU work.
+    let judged = cpu_work::run("judging runs", move || {
+        let mut judged = Vec::with_capacity(cases.len());
+        for case in cases {
+            let mut regressions = case.decide(&models);
+            if let Some((algorithm, operation)) = only {
+                regressions.judgements.retain(|j| j.algorithm == algorithm && j.operation == operation);
+            }
+            if !query.regressed || regressions.has_regression() {
+                judged.push(regressions);
+            }
+        }
+        judged
+    })
+    .await?;
     Ok(Json(judged))
 }
 
 /// `run` judged by `models` against the newest complete runs of its
 /// lineage before it. A run that is not complete is judged against nothing:
-/// its figures are not all there.
+/// its figures are not all there. One run's judging is a few hundred
+/// comparisons, done in place.
 pub async fn judge_run(store: &Store, run: &Run, models: &[Model]) -> StoreResult<RunRegressions> {
-    Judge::new(store, models).run(run).await
+    Ok(Judge::new(store).case(run).await?.decide(models))
+}
+
+/// A run's id and results.
+type Figures = (i64, Vec<BenchResult>);
+
+/// A run to judge, with what it is judged on read from the store.
+struct Case {
+    judged: RunRegressions,
+    /// The run's results and its lineage's earlier runs' (newest first);
+    /// none for a run that is not complete.
+    figures: Option<(Figures, Vec<Figures>)>,
+}
+
+impl Case {
+    fn decide(self, models: &[Model]) -> RunRegressions {
+        let Case { mut judged, figures } = self;
+        if let Some((run, earlier)) = figures {
+            judged.judgements = regressions::judge(&run, &earlier, models);
+        }
+        judged
+    }
 }
 
 /// Runs judged one after another, each board's earlier runs and each run's
@@ -114,7 +146,6 @@ pub async fn judge_run(store: &Store, run: &Run, models: &[Model]) -> StoreResul
 /// whose baselines overlap.
 struct Judge<'a> {
     store: &'a Store,
-    models: &'a [Model],
     /// Per board, the run its runs were read below, and those complete
     /// runs, newest first.
     boards: HashMap<String, (i64, Vec<Run>)>,
@@ -122,8 +153,8 @@ struct Judge<'a> {
 }
 
 impl<'a> Judge<'a> {
-    fn new(store: &'a Store, models: &'a [Model]) -> Self {
-        Judge { store, models, boards: HashMap::new(), results: HashMap::new() }
+    fn new(store: &'a Store) -> Self {
+        Judge { store, boards: HashMap::new(), results: HashMap::new() }
     }
 
     async fn results(&mut self, id: i64) -> StoreResult<Vec<BenchResult>> {
@@ -151,9 +182,9 @@ impl<'a> Judge<'a> {
         Ok(runs.iter().filter(|r| r.id < run.id).cloned().collect())
     }
 
-    async fn run(&mut self, run: &Run) -> StoreResult<RunRegressions> {
+    async fn case(&mut self, run: &Run) -> StoreResult<Case> {
         let lineage = regressions::lineage(run);
-        let mut judged = RunRegressions {
+        let judged = RunRegressions {
             run: run.id,
             board: run.board.clone(),
             build_label: run.build.label(run.source),
@@ -161,7 +192,7 @@ impl<'a> Judge<'a> {
             judgements: Vec::new(),
         };
         if run.status != RunStatus::Complete {
-            return Ok(judged);
+            return Ok(Case { judged, figures: None });
         }
         let mut earlier = Vec::new();
         for candidate in self.earlier_runs(run).await? {
@@ -173,7 +204,6 @@ impl<'a> Judge<'a> {
             }
         }
         let results = self.results(run.id).await?;
-        judged.judgements = regressions::judge(&(run.id, results), &earlier, self.models);
-        Ok(judged)
+        Ok(Case { judged, figures: Some(((run.id, results), earlier)) })
     }
 }
