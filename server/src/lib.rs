@@ -7,6 +7,8 @@
 //!   what failed to a status; [`security`]: headers and tokens; [`listen`]:
 //!   connections and their bounds; [`tls`]: HTTPS.
 //! - [`live`]: the runs this server is making now; [`hub`]: agents' hosts.
+//! - [`metrics`]: `/metrics`, for a lab's monitoring; [`cpu_work`]: a
+//!   request's CPU work, off the async workers.
 //! - [`record`]: a board's run recorded into the store.
 
 use std::path::Path;
@@ -18,10 +20,12 @@ use pqbench_collect::boards::Boards;
 use pqbench_store::Store;
 use tower_http::services::{ServeDir, ServeFile};
 
+pub mod cpu_work;
 pub mod error;
 pub mod hub;
 pub mod listen;
 pub mod live;
+pub mod metrics;
 pub mod record;
 pub mod routes;
 pub mod security;
@@ -44,6 +48,8 @@ pub struct AppState {
     pub matrices: Arc<routes::matrix::KeptMatrices>,
     /// Wrong tokens by peer, for writes and agents alike.
     pub guesses: Arc<security::Guesses>,
+    /// Requests answered, for `/metrics`.
+    pub metrics: Arc<metrics::Metrics>,
     /// What an agent must send to connect; none, and no agent may.
     agent_token: Option<TokenDigest>,
 }
@@ -57,6 +63,7 @@ impl AppState {
             agents: Arc::default(),
             matrices: Arc::default(),
             guesses: Arc::default(),
+            metrics: Arc::default(),
             agent_token: None,
         }
     }
@@ -85,7 +92,10 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>, hosts: Served
             }),
         )
         .route("/badge.svg", get(routes::images::badge))
+        .route("/metrics", get(metrics::metrics))
+        .route_layer(middleware::from_fn(metrics::name_route))
         .with_state(state.clone());
+    let counted = state.metrics.clone();
     let app = Router::new()
         .nest("/api", routes::api(state, token.as_deref()))
         .merge(images)
@@ -95,7 +105,8 @@ pub fn router(state: AppState, dist: &Path, token: Option<String>, hosts: Served
         .fallback_service(files)
         // Around everything, reads too: a rebound page could read results.
         .layer(middleware::from_fn_with_state(Arc::new(hosts), security::require_served_host_and_origin));
-    access_log(security::with_security_headers(app))
+    let app = access_log(security::with_security_headers(app));
+    app.layer(middleware::from_fn_with_state(counted, metrics::count_requests))
 }
 
 /// One line at info level per request, when its answer begins (a live

@@ -79,6 +79,11 @@ impl LiveRuns {
     pub fn is_live(&self, id: i64) -> bool {
         self.runs().contains_key(&id)
     }
+
+    /// Runs live now.
+    pub fn count(&self) -> usize {
+        self.runs().len()
+    }
 }
 
 /// Turns one run's progress callbacks into its live state.

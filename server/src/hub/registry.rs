@@ -106,6 +106,11 @@ impl Agents {
         self.hosts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Hosts whose agent is connected now.
+    pub fn connected(&self) -> usize {
+        self.hosts().values().filter(|host| host.link.is_some()).count()
+    }
+
     /// Every agent's boards, as the dashboard lists them: `host/board` ids,
     /// with whether the host is connected and the board free.
     pub fn boards(&self) -> Vec<Board> {

@@ -10,7 +10,7 @@ use crate::AppState;
 use crate::error::ApiError;
 
 /// How long the store may take to answer before the server is unhealthy.
-const STORE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
+pub(crate) const STORE_DEADLINE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// `ok` when the store answers a read within [`STORE_DEADLINE`], with the
 /// time it took; 503 saying why otherwise, so a monitor sees a server

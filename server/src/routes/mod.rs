@@ -66,6 +66,7 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
         .route("/reports/{id}", get(reports::get_report))
         // An agent's WebSocket: its own token, checked by the route.
         .route("/agents/connect", get(agents::connect_agent))
+        .route_layer(middleware::from_fn(crate::metrics::name_route))
         .fallback(no_such_endpoint)
         .method_not_allowed_fallback(|| async {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
