@@ -26,6 +26,7 @@ mod sqlite;
 pub mod test_support;
 pub mod upload;
 
+pub use leases::Abandoned;
 pub use migrate::{MigrateError, Migrated, migrate};
 
 #[derive(Debug, thiserror::Error)]
@@ -180,6 +181,9 @@ macro_rules! on_backend {
     };
 }
 
+// After `on_backend!`, which it uses.
+mod leases;
+
 #[derive(Clone)]
 pub struct Store {
     backend: Backend,
@@ -192,10 +196,19 @@ pub struct Store {
     /// `pqbench run` beside the server) still meet SQLite's busy timeout.
     /// PostgreSQL needs no queue, and has none.
     writer: Option<Arc<tokio::sync::Mutex<()>>>,
+    /// Who this process is, and for how long a lease it takes on each run
+    /// it makes: none for a process that takes none.
+    lease: Option<Arc<leases::Lease>>,
 }
 
 fn now() -> String {
-    humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string()
+    rfc3339(std::time::SystemTime::now())
+}
+
+/// Every time the store writes, in one form (UTC, milliseconds, `Z`), so
+/// that times compare as text.
+fn rfc3339(time: std::time::SystemTime) -> String {
+    humantime::format_rfc3339_millis(time).to_string()
 }
 
 impl Store {
@@ -204,15 +217,21 @@ impl Store {
     pub async fn connect(location: &Location) -> StoreResult<Store> {
         match location {
             Location::Sqlite(path) => Store::open(path).await,
-            Location::Postgres(url) => {
-                Ok(Store { backend: Backend::Postgres(postgres::connect(url).await?), writer: None })
-            }
+            Location::Postgres(url) => Ok(Store {
+                backend: Backend::Postgres(postgres::connect(url).await?),
+                writer: None,
+                lease: None,
+            }),
         }
     }
 
     /// Opens (creating if needed) an SQLite file and applies the migrations.
     pub async fn open(path: &Path) -> StoreResult<Store> {
-        Ok(Store { backend: Backend::Sqlite(sqlite::open(path).await?), writer: Some(Arc::default()) })
+        Ok(Store {
+            backend: Backend::Sqlite(sqlite::open(path).await?),
+            writer: Some(Arc::default()),
+            lease: None,
+        })
     }
 
     /// Which database this is, for messages.
@@ -234,7 +253,11 @@ impl Store {
 
     pub async fn create_run(&self, run: &NewRun) -> StoreResult<i64> {
         let _writing = self.writing().await;
-        on_backend!(self, db => db.create_run(run, &now()).await)
+        let started = std::time::SystemTime::now();
+        let until = self.lease.as_ref().map(|lease| lease.until(started));
+        let lease =
+            self.lease.as_ref().zip(until.as_deref()).map(|(lease, until)| (lease.owner.as_str(), until));
+        on_backend!(self, db => db.create_run(run, &rfc3339(started), lease).await)
     }
 
     /// What the board said of itself once it answered.
@@ -336,13 +359,6 @@ impl Store {
     ) -> StoreResult<RunStatus> {
         let _writing = self.writing().await;
         on_backend!(self, db => db.finish_run_expecting(run_id, status, error, expected, &now()).await)
-    }
-
-    /// Runs a previous server left running can no longer finish.
-    pub async fn interrupt_unfinished(&self) -> StoreResult<u64> {
-        let _writing = self.writing().await;
-        let reason = "the server stopped before the run finished";
-        on_backend!(self, db => db.interrupt_unfinished(reason, &now()).await)
     }
 
     pub async fn run(&self, run_id: i64) -> StoreResult<Option<Run>> {

@@ -93,6 +93,8 @@ const TABLES: &[Table] = &[
             ("host", Text),
             ("build_label", Text),
             ("notes", Text),
+            ("owner", Text),
+            ("lease_until", Text),
         ],
         identity: true,
     },

@@ -164,7 +164,7 @@ async fn result_rows_say_how_their_run_ended(store: Store) {
     let done = board_run(&store, &[1]).await;
     store.finish_run(done, RunStatus::Complete, None).await.unwrap();
     let cut_off = board_run(&store, &[1, 2]).await;
-    assert_eq!(store.interrupt_unfinished().await.unwrap(), 1);
+    assert_eq!(store.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 1);
     let still = board_run(&store, &[1]).await;
 
     let rows = store.result_rows(&ResultQuery { limit: 100, ..Default::default() }).await.unwrap();
@@ -201,9 +201,50 @@ async fn unfinished_runs_are_interrupted_at_start(store: Store) {
     let running = store.create_run(&new).await.unwrap();
     let done = store.create_run(&new).await.unwrap();
     store.finish_run(done, RunStatus::Complete, None).await.unwrap();
-    assert_eq!(store.interrupt_unfinished().await.unwrap(), 1);
+    assert_eq!(store.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 1);
     assert_eq!(store.run(running).await.unwrap().unwrap().status, RunStatus::Interrupted);
     assert_eq!(store.run(done).await.unwrap().unwrap().status, RunStatus::Complete);
+}
+
+/// Two servers on one database: the one starting interrupts the runs no
+/// process is making (none leased, or leases lapsed), never the runs the
+/// other is making; while serving, only the lapsed ones.
+async fn a_server_interrupts_only_runs_no_live_server_is_making(store: Store) {
+    use std::time::Duration;
+    let new = NewRun::on_board("b", None);
+    let making = store.clone().leasing_runs("lab-a 127.0.0.1:8080 pid 1", Duration::from_secs(60));
+    let made = making.create_run(&new).await.unwrap();
+    let unleased = store.create_run(&new).await.unwrap();
+    // A server that died: its lease lapses at once.
+    let dead = store.clone().leasing_runs("lab-b 127.0.0.1:8080 pid 2", Duration::ZERO);
+    let cut_off = dead.create_run(&new).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let starting = store.clone().leasing_runs("lab-c 127.0.0.1:8080 pid 3", Duration::from_secs(60));
+
+    // While serving, a run with no lease may be a `pqbench run`'s beside it.
+    assert_eq!(starting.interrupt_abandoned(Abandoned::Lapsed).await.unwrap(), 1);
+    let status = |id| {
+        let store = store.clone();
+        async move { store.run(id).await.unwrap().unwrap().status }
+    };
+    assert_eq!(status(cut_off).await, RunStatus::Interrupted);
+    assert_eq!(status(unleased).await, RunStatus::Running);
+    assert_eq!(starting.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 1);
+    assert_eq!(status(unleased).await, RunStatus::Interrupted);
+    assert_eq!(status(made).await, RunStatus::Running, "the live server's run");
+
+    // Renewed, a lease that would have lapsed holds; ended runs are not renewed.
+    let short = store.clone().leasing_runs("lab-d 127.0.0.1:8080 pid 4", Duration::from_millis(200));
+    let renewed = short.create_run(&new).await.unwrap();
+    let ended = short.create_run(&new).await.unwrap();
+    short.finish_run(ended, RunStatus::Complete, None).await.unwrap();
+    let short = short.leasing_runs("lab-d 127.0.0.1:8080 pid 4", Duration::from_secs(60));
+    assert_eq!(short.renew_leases().await.unwrap(), 1);
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert_eq!(starting.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 0);
+    assert_eq!(status(renewed).await, RunStatus::Running);
+    assert_eq!(status(ended).await, RunStatus::Complete);
+    assert_eq!(store.renew_leases().await.unwrap(), 0, "a store that takes no leases renews none");
 }
 
 /// Runs for the matrix: two builds on one board, one on another, a newer
@@ -507,6 +548,7 @@ on_both_databases!(
     result_rows_say_how_their_run_ended,
     a_runs_build_label_follows_its_build_until_it_ends,
     unfinished_runs_are_interrupted_at_start,
+    a_server_interrupts_only_runs_no_live_server_is_making,
     the_matrix_is_the_latest_complete_run_of_each_board_and_build,
     the_matrix_keeps_what_its_filters_keep,
     a_matrix_of_chosen_runs_has_them_in_the_order_asked,

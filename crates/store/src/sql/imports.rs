@@ -31,7 +31,7 @@ impl Statements {
         };
         let mut ids = Vec::with_capacity(import.runs.len());
         for (run, results) in &import.runs {
-            let id = insert_run(&mut *tx, run, now, Some(now), Some(import_id)).await?;
+            let id = insert_run(&mut *tx, run, now, Some(now), Some(import_id), None).await?;
             for (seq, result) in (1..).zip(results) {
                 insert_result(&mut *tx, id, seq, result, None).await?;
             }

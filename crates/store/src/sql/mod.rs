@@ -49,11 +49,13 @@ async fn insert_run<'e>(
     started_at: &str,
     finished_at: Option<&str>,
     import_id: Option<i64>,
+    // Who is making the run, and until when it has said so (migration 0012).
+    lease: Option<(&str, &str)>,
 ) -> StoreResult<i64> {
     let row = sqlx::query(
         "INSERT INTO runs (status, source, board, clock_hz, build, build_label, settings, started_at,
-            finished_at, import_id, host)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+            finished_at, import_id, host, owner, lease_until)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
     )
     .bind(run.status.as_str())
     .bind(run.source.as_str())
@@ -66,6 +68,8 @@ async fn insert_run<'e>(
     .bind(finished_at)
     .bind(import_id)
     .bind(run.host.as_deref())
+    .bind(lease.map(|(owner, _)| owner))
+    .bind(lease.map(|(_, until)| until))
     .fetch_one(db)
     .await?;
     Ok(row.try_get("id")?)

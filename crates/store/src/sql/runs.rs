@@ -9,8 +9,20 @@ use super::{RUN_COLUMNS, Statements, insert_result, insert_run, run_from_row, so
 use crate::{NewRun, StoreResult, corrupt, text, to_json};
 
 impl Statements {
-    pub async fn create_run(&self, run: &NewRun, now: &str) -> StoreResult<i64> {
-        insert_run(&self.pool, run, now, None, None).await
+    pub async fn create_run(&self, run: &NewRun, now: &str, lease: Option<(&str, &str)>) -> StoreResult<i64> {
+        insert_run(&self.pool, run, now, None, None, lease).await
+    }
+
+    /// Extends to `until` the lease of every unfinished run `owner` makes.
+    pub async fn renew_leases(&self, owner: &str, until: &str) -> StoreResult<u64> {
+        let done = sqlx::query("UPDATE runs SET lease_until = $1 WHERE owner = $2 AND status IN ($3, $4)")
+            .bind(until)
+            .bind(owner)
+            .bind(RunStatus::Queued.as_str())
+            .bind(RunStatus::Running.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected())
     }
 
     pub async fn describe_run(
@@ -201,17 +213,22 @@ impl Statements {
         Ok(written)
     }
 
-    /// Marks `interrupted`, with `reason`, every run not yet finished.
-    pub async fn interrupt_unfinished(&self, reason: &str, now: &str) -> StoreResult<u64> {
-        let done =
-            sqlx::query("UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5)")
-                .bind(RunStatus::Interrupted.as_str())
-                .bind(reason)
-                .bind(now)
-                .bind(RunStatus::Queued.as_str())
-                .bind(RunStatus::Running.as_str())
-                .execute(&self.pool)
-                .await?;
+    /// Marks `interrupted`, with `reason`, every run not yet finished
+    /// whose lease lapsed before `now`, and with `unleased_too` those
+    /// with none.
+    pub async fn interrupt_abandoned(&self, unleased_too: bool, reason: &str, now: &str) -> StoreResult<u64> {
+        let abandoned =
+            if unleased_too { "(lease_until IS NULL OR lease_until < $3)" } else { "lease_until < $3" };
+        let done = sqlx::query(&format!(
+            "UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5) AND {abandoned}"
+        ))
+        .bind(RunStatus::Interrupted.as_str())
+        .bind(reason)
+        .bind(now)
+        .bind(RunStatus::Queued.as_str())
+        .bind(RunStatus::Running.as_str())
+        .execute(&self.pool)
+        .await?;
         Ok(done.rows_affected())
     }
 

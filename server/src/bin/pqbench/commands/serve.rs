@@ -3,11 +3,13 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use pqbench::AppState;
 use pqbench::listen::Limits;
 use pqbench::security::ServedHosts;
+use pqbench_store::{Abandoned, Store};
 
 use tokio_rustls::TlsAcceptor;
 
@@ -51,11 +53,16 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let limits = Limits { max_connections, max_per_peer: max_connections_per_peer, ..Limits::default() };
     let boards = wiring.boards(&paths.dist)?;
     board_side::watch_ports(&boards);
-    let store = open_store(&paths.db).await?;
-    let interrupted = store.interrupt_unfinished().await?;
+    // Named apart from every other process on a shared database (a lab's
+    // PostgreSQL): a host runs one server per address.
+    let owner =
+        format!("{} {listen} pid {}", system_host_name().unwrap_or_else(|_| "?".into()), std::process::id());
+    let store = open_store(&paths.db).await?.leasing_runs(owner, RUN_LEASE);
+    let interrupted = store.interrupt_abandoned(Abandoned::AtStart).await?;
     if interrupted > 0 {
         tracing::warn!("{interrupted} runs left unfinished by an earlier server are marked interrupted");
     }
+    tokio::spawn(keep_leases(store.clone()));
     if !paths.dist.join("index.html").is_file() {
         tracing::warn!("no dashboard in {}: build it with `cargo xtask build`", paths.dist.display());
     }
@@ -82,6 +89,31 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     tracing::info!("pqbench serving {scheme}://{}", listener.local_addr()?);
     pqbench::listen::serve(listener, app, tls, limits, shutdown()).await?;
     Ok(())
+}
+
+/// How long a run's lease lasts unless renewed: a server that died beside
+/// this one on a shared database has its runs interrupted within about
+/// this and [`RENEW_EVERY`] (clocks of the servers' hosts must agree to
+/// well within it).
+const RUN_LEASE: Duration = Duration::from_secs(60);
+const RENEW_EVERY: Duration = Duration::from_secs(15);
+
+/// Renews the leases of this server's runs, and interrupts the runs whose
+/// lease lapsed (a server that died beside this one), while serving.
+async fn keep_leases(store: Store) {
+    let mut ticks = tokio::time::interval(RENEW_EVERY);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if let Err(e) = store.renew_leases().await {
+            tracing::error!("renewing the leases of this server's runs: {e}");
+        }
+        match store.interrupt_abandoned(Abandoned::Lapsed).await {
+            Ok(0) => {}
+            Ok(n) => tracing::warn!("{n} runs whose server stopped renewing them are marked interrupted"),
+            Err(e) => tracing::error!("interrupting runs whose lease lapsed: {e}"),
+        }
+    }
 }
 
 /// A token from its option (or variable), or the first line of its file.
