@@ -346,3 +346,70 @@ async fn health_fails_when_the_store_does_and_every_request_is_logged() {
     assert!(!log.contains("probe=1"), "a query is not logged: {log}");
     assert!(log.lines().any(|l| l.contains("path=/api/health") && l.contains("status=503")), "{log}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reading_large_logs_leaves_the_health_check_quick() {
+    let server = common::start_server(&[]).await;
+    // A 1.8 MiB log: the sample's text, again and again.
+    let sample = import_request()["text"].as_str().unwrap().to_string();
+    let text = sample.repeat((1_800_000 / sample.len()).max(1));
+    let import = json!({"format": "wolfcrypt", "text": text, "board": "b-u585i-iot02a"});
+    let previews: Vec<_> = (0..4)
+        .map(|_| {
+            let (url, import) = (format!("{}/api/imports/preview", server.base), import.clone());
+            tokio::spawn(async move {
+                reqwest::Client::new().post(url).json(&import).send().await.unwrap().status()
+            })
+        })
+        .collect();
+    let client = reqwest::Client::new();
+    let mut times = Vec::new();
+    while times.len() < 20 && !previews.iter().all(|p| p.is_finished()) {
+        let asked = Instant::now();
+        let health = client.get(format!("{}/api/health", server.base)).send().await.unwrap();
+        assert_eq!(health.status().as_u16(), 200);
+        times.push(asked.elapsed());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for preview in previews {
+        assert_eq!(preview.await.unwrap().as_u16(), 200);
+    }
+    times.sort();
+    assert!(times.len() >= 3, "the previews ended before health was asked: {times:?}");
+    let median = times[times.len() / 2];
+    assert!(
+        median < Duration::from_millis(100),
+        "health's median {median:?} while logs were read: {times:?}"
+    );
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_route_template_never_by_the_path_asked() {
+    let server = common::start_server(&[]).await;
+    let client = reqwest::Client::new();
+    let get = |path: &str| client.get(format!("{}{path}", server.base)).send();
+    assert_eq!(get("/api/health").await.unwrap().status().as_u16(), 200);
+    for id in [999_001, 999_002] {
+        assert_eq!(get(&format!("/api/runs/{id}")).await.unwrap().status().as_u16(), 404);
+    }
+    // Ever new paths: counted, but never a label of their own.
+    for n in 0..3 {
+        get(&format!("/probe-{n}-x")).await.unwrap();
+    }
+    let metrics = get("/metrics").await.unwrap();
+    assert_eq!(metrics.status().as_u16(), 200);
+    assert_eq!(metrics.headers()["content-type"], pqbench::metrics::CONTENT_TYPE);
+    let text = metrics.text().await.unwrap();
+    // Health was asked while the server came up too.
+    assert!(text.contains("pqbench_http_requests_total{route=\"/api/health\",status=\"200\"} "), "{text}");
+    assert!(
+        text.contains("pqbench_http_requests_total{route=\"/api/runs/{id}\",status=\"404\"} 2\n"),
+        "{text}"
+    );
+    assert!(!text.contains("probe-"), "a path asked for became a label: {text}");
+    assert!(text.contains("route=\"other\""), "{text}");
+    for line in ["pqbench_runs_in_flight 0", "pqbench_agents_connected 0", "pqbench_store_up 1"] {
+        assert!(text.lines().any(|l| l == line), "no {line:?}: {text}");
+    }
+    assert!(text.ends_with("# EOF\n"), "{text}");
+}
