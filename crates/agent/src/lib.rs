@@ -10,6 +10,7 @@ pub mod client;
 mod tls;
 
 pub use client::{AgentError, AgentOptions, connect_url, run};
+pub use tls::client_config;
 
 use pqbench_api::agents::FromAgent;
 use pqbench_collect::record::{RecordError, Recorder, Recording};

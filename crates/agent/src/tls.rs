@@ -2,6 +2,7 @@
 //! lab's own CA (`--ca`) or, without it, the Mozilla roots
 //! (`webpki-roots`), and checking that the certificate names the server.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use rustls::pki_types::CertificateDer;
@@ -13,15 +14,24 @@ use crate::client::{AgentError, AgentOptions};
 /// The connector for `options.server`: rustls for `https://`/`wss://`,
 /// plain TCP otherwise (None).
 pub fn connector(options: &AgentOptions) -> Result<Option<Connector>, AgentError> {
-    let secure = options.server.starts_with("https://") || options.server.starts_with("wss://");
+    let config = client_config(&options.server, options.ca.as_deref())?;
+    Ok(config.map(|config| Connector::Rustls(Arc::new(config))))
+}
+
+/// The TLS client configuration for `server`: rustls trusting `ca` (or
+/// the Mozilla roots) for `https://`/`wss://`; None for plain HTTP, which
+/// takes no `ca`. `pqbench run --server` speaks to the server's API with
+/// it too.
+pub fn client_config(server: &str, ca: Option<&Path>) -> Result<Option<rustls::ClientConfig>, AgentError> {
+    let secure = server.starts_with("https://") || server.starts_with("wss://");
     if !secure {
-        if options.ca.is_some() {
+        if ca.is_some() {
             return Err(AgentError::Refused("--ca is for an https:// server".into()));
         }
         return Ok(None);
     }
     let mut roots = rustls::RootCertStore::empty();
-    match &options.ca {
+    match ca {
         Some(path) => {
             let refused = |why: String| AgentError::Refused(format!("--ca {}: {why}", path.display()));
             let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(path)
@@ -42,5 +52,5 @@ pub fn connector(options: &AgentOptions) -> Result<Option<Connector>, AgentError
         .map_err(|e| AgentError::Refused(format!("TLS: {e}")))?
         .with_root_certificates(roots)
         .with_no_client_auth();
-    Ok(Some(Connector::Rustls(Arc::new(config))))
+    Ok(Some(config))
 }

@@ -117,7 +117,7 @@ async fn identical_emulated_runs_are_not_flagged_and_the_slower_implementation_i
 
 /// `pqbench run --board qemu-mps2-an386 --variant VARIANT ... EXTRA` on `db`.
 /// Its callers require the image first.
-fn cli_run(db: &std::path::Path, variant: &str, extra: &[&str]) -> std::process::Output {
+pub(crate) fn cli_run(db: &std::path::Path, variant: &str, extra: &[&str]) -> std::process::Output {
     let dist = common::dist();
     let mut args =
         vec!["run", "--board", "qemu-mps2-an386", "--variant", variant, "--algorithms", "ML-KEM-768"];
@@ -126,7 +126,7 @@ fn cli_run(db: &std::path::Path, variant: &str, extra: &[&str]) -> std::process:
     common::pqbench(&args, db)
 }
 
-fn said(output: &std::process::Output) -> (Option<i32>, String, String) {
+pub(crate) fn said(output: &std::process::Output) -> (Option<i32>, String, String) {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     (output.status.code(), text(&output.stdout), text(&output.stderr))
 }

@@ -136,6 +136,41 @@ async fn agents_reach_an_https_server_their_ca_vouches_for_and_no_other() {
     assert!(log.contains("the TLS connection to") && log.contains("not valid for name"), "{log}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ci_run_is_stored_on_an_https_server_its_ca_vouches_for() {
+    use crate::regressions::{cli_run, said};
+    pqbench_test_needs::require!(common::firmware_dist());
+    let dir = tempfile::tempdir().unwrap();
+    let pki = pki(dir.path());
+    let (cert, key) = (pki.right.0.to_str().unwrap(), pki.right.1.to_str().unwrap());
+    let tokens = ["--token", "writes-token-0451", "--agent-token", "agents-token-0451"];
+    let server =
+        common::start_server(&[&["--tls-cert", cert, "--tls-key", key][..], &tokens[..]].concat()).await;
+    let https = format!("https://127.0.0.1:{}", port_of(&server));
+    let unused = dir.path().join("unused.db");
+    let to_central = |ca: Option<&str>| {
+        let mut extra = vec!["--server", &https];
+        extra.extend(tokens);
+        extra.extend(["--host", "ci-tls"]);
+        extra.extend(ca.map(|ca| ["--ca", ca]).into_iter().flatten());
+        said(&cli_run(&unused, "opt-s", &extra))
+    };
+
+    let (code, out, err) = to_central(Some(pki.ca.to_str().unwrap()));
+    assert_eq!(code, Some(0), "{out}{err}");
+    let id: i64 = out.trim().parse().unwrap();
+    let (status, body) = https_get(port_of(&server), &format!("/api/runs/{id}"), &pki.ca).await;
+    assert_eq!(status, 200, "{body}");
+    let run: pqbench_types::Run = serde_json::from_str(&body).unwrap();
+    assert_eq!((run.host.as_deref(), run.status), (Some("ci-tls"), pqbench_types::RunStatus::Complete));
+    assert!(!unused.exists(), "nothing was stored locally");
+
+    // Without the lab's CA the server is nobody's it trusts: said, and no run.
+    let (code, _, err) = to_central(None);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("certificate") || err.contains("https://"), "{err}");
+}
+
 #[test]
 fn a_key_that_is_not_one_is_refused_before_listening() {
     let dir = tempfile::tempdir().unwrap();

@@ -343,11 +343,15 @@ pub struct RunArgs {
     /// default); both when left out.
     #[arg(long, value_name = "MODELS", num_args = 0..=1, default_missing_value = "")]
     pub fail_on_regression: Option<String>,
-    /// Store the run on this central server (http://host:port) instead
-    /// of --db: this host serves the board to it as its agent for the
-    /// one run, as `pqbench agent` does.
+    /// Store the run on this central server (http://host:port or
+    /// https://host:port) instead of --db: this host serves the board to
+    /// it as its agent for the one run, as `pqbench agent` does.
     #[arg(long, requires = "token")]
     pub server: Option<String>,
+    /// PEM certificates of the CA that signed an https:// server's
+    /// certificate (a lab's private CA); the Mozilla roots when left out.
+    #[arg(long, requires = "server")]
+    pub ca: Option<PathBuf>,
     /// The central server's token for writes (its --token).
     #[arg(long, env = "PQBENCH_TOKEN")]
     pub token: Option<String>,

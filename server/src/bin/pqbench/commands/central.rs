@@ -4,6 +4,7 @@
 //! its board through the API, as the dashboard would: the central server
 //! records the run as it records any agent's, and judges it.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,19 +20,38 @@ const BOARD_LISTED_WITHIN: Duration = Duration::from_secs(60);
 /// How often the run is looked at while it runs.
 const POLL: Duration = Duration::from_millis(500);
 
+type AgentTask = tokio::task::JoinHandle<Result<(), pqbench_agent::AgentError>>;
+
+/// What ended an agent task that has finished.
+async fn why_ended(agent: &mut AgentTask) -> String {
+    match agent.await {
+        Ok(Ok(())) => "the server closed it".into(),
+        Ok(Err(e)) => e.to_string(),
+        Err(e) => format!("it failed: {e}"),
+    }
+}
+
 pub struct Central {
     base: String,
     token: String,
+    /// The lab's CA, for an `https://` server.
+    ca: Option<PathBuf>,
     http: reqwest::Client,
 }
 
 impl Central {
-    pub fn new(server: &str, token: &str) -> anyhow::Result<Central> {
+    /// The server at `server` (`http://` or `https://host:port`), trusting
+    /// `ca` for HTTPS as the agent does (the Mozilla roots without it).
+    pub fn new(server: &str, token: &str, ca: Option<PathBuf>) -> anyhow::Result<Central> {
         let base = server.trim_end_matches('/').to_string();
-        if !base.starts_with("http://") {
-            bail!("--server must be http://host:port, not {server:?}");
+        if !(base.starts_with("http://") || base.starts_with("https://")) {
+            bail!("--server must be http://host:port or https://host:port, not {server:?}");
         }
-        Ok(Central { base, token: token.into(), http: reqwest::Client::new() })
+        let http = match pqbench_agent::client_config(&base, ca.as_deref())? {
+            Some(tls) => reqwest::Client::builder().use_preconfigured_tls(tls).build()?,
+            None => reqwest::Client::new(),
+        };
+        Ok(Central { base, token: token.into(), ca, http })
     }
 
     async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> anyhow::Result<T> {
@@ -58,17 +78,17 @@ impl Central {
             server: self.base.clone(),
             token: agent_token.into(),
             host: host.into(),
-            ca: None,
+            ca: self.ca.clone(),
         };
-        let agent = tokio::spawn(async move { pqbench_agent::run(&options, Arc::new(boards)).await });
-        let outcome = self.run_as_agent(&agent, host, &mut request).await;
+        let mut agent = tokio::spawn(async move { pqbench_agent::run(&options, Arc::new(boards)).await });
+        let outcome = self.run_as_agent(&mut agent, host, &mut request).await;
         agent.abort();
         outcome
     }
 
     async fn run_as_agent(
         &self,
-        agent: &tokio::task::JoinHandle<Result<(), pqbench_agent::AgentError>>,
+        agent: &mut AgentTask,
         host: &str,
         request: &mut NewRun,
     ) -> anyhow::Result<i64> {
@@ -76,7 +96,8 @@ impl Central {
         let deadline = Instant::now() + BOARD_LISTED_WITHIN;
         loop {
             if agent.is_finished() {
-                bail!("the agent connection to {} ended before the board was listed", self.base);
+                let why = why_ended(agent).await;
+                bail!("the agent connection to {} ended before the board was listed: {why}", self.base);
             }
             let listed: Vec<Board> = self.get("/api/boards").await?;
             if listed.iter().any(|b| b.id == board && b.connected && b.available) {
@@ -121,7 +142,8 @@ impl Central {
                 _ => {}
             }
             if agent.is_finished() {
-                bail!("the agent connection to {} ended during run {id}", self.base);
+                let why = why_ended(agent).await;
+                bail!("the agent connection to {} ended during run {id}: {why}", self.base);
             }
             tokio::time::sleep(POLL).await;
         }

@@ -20,6 +20,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
         flash,
         fail_on_regression,
         server,
+        ca,
         token,
         agent_token,
         host,
@@ -57,7 +58,7 @@ pub async fn run(args: RunArgs) -> anyhow::Result<()> {
                 Some(host) => host,
                 None => serve::system_host_name()?,
             };
-            let central = central::Central::new(&server, &token)?;
+            let central = central::Central::new(&server, &token, ca)?;
             let id = central.run(boards, &agent_token, &host, request).await?;
             match &models {
                 Some(models) => Some(central.regressions(id, models).await?),
