@@ -11,7 +11,8 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 
-use crate::load::{Server, free_port, wait_for, wrk_for};
+use crate::load::{Server, free_port, wait_for};
+use crate::wrk::wrk_for;
 use crate::{Project, cargo_host, run, setup, step};
 
 const PORTS: usize = 32;

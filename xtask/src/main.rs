@@ -66,6 +66,7 @@ mod tidy;
 mod tiers;
 mod toolchain;
 mod wasm;
+mod wrk;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -30,6 +30,6 @@ pub use pqbench_valid::{
 };
 pub use regressions::RunRegressions;
 pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
-pub use results::{QueryError, ResultQuery};
+pub use results::{HISTORY_RUNS, QueryError, ResultQuery};
 pub use runs::{NewRun, RunCreated, RunEnd, RunProgress};
 pub use uploads::{MeasurementError, Upload, UploadError, UploadNote};

@@ -17,6 +17,11 @@ pub const DEFAULT_RESULTS_PAGE: u32 = 5000;
 pub const MAX_RESULTS_PAGE: u32 = 20_000;
 /// Most values one filter takes: the store binds each as a parameter.
 pub const MAX_FILTER_VALUES: usize = 500;
+/// Runs the dashboard's history of one operation shows, the newest: more
+/// points than a chart can show apart, and a request that stays quick with
+/// a million results stored. `cargo xtask bench-load` asks for the same
+/// (BENCHMARKS.md, the load table).
+pub const HISTORY_RUNS: u32 = 200;
 
 /// Results of runs that match every non-empty list (any value of a list),
 /// newest run first, at most `limit` of them.

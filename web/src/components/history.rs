@@ -3,7 +3,7 @@
 //! flagged.
 
 use leptos::prelude::*;
-use pqbench_api::{ResultQuery, RunRegressions};
+use pqbench_api::{HISTORY_RUNS, ResultQuery, RunRegressions};
 use pqbench_types::ResultRow;
 use pqbench_view::HistoryOf;
 
@@ -11,11 +11,6 @@ use super::chart;
 use crate::components::{Table, muted, unfinished_badge};
 use crate::context::{Alert, Shown};
 use crate::{api, format, regression};
-
-/// Runs a history shows, the newest: more points than a chart can show
-/// apart, and a request that stays quick with a million results stored
-/// (BENCHMARKS.md, the load table).
-const HISTORY_RUNS: u32 = 200;
 
 #[component]
 pub fn History() -> impl IntoView {
