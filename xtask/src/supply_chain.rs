@@ -4,7 +4,10 @@
 //! accepts and every licence it allows.
 //!
 //! Bans, licences and sources are read from Cargo.lock and cargo's registry
-//! cache, so they run offline, always. Advisories need RustSec's database, a
+//! cache, so they run offline once the cache holds every crate the lock
+//! file names, for every target: `cargo fetch` sees to that first (a fresh
+//! machine's cache holds only what its builds so far needed, and cargo-deny
+//! stopped there, unable to read the wasm crates' `web-sys`). Advisories need RustSec's database, a
 //! git repository on GitHub: it is fetched when the network allows and an
 //! earlier copy is used when it does not. With neither, the advisories are
 //! not checked and the tier says so in its table's notes: that is not a
@@ -28,6 +31,8 @@ pub enum Advisories {
 }
 
 pub fn check(project: &Project) -> Result<Advisories> {
+    step("supply chain: every crate Cargo.lock names, for every target, in cargo's cache (cargo fetch)");
+    run(crate::cargo_host(project).args(["fetch", "--locked"]))?;
     step("supply chain: cargo deny check bans licenses sources (deny.toml)");
     run(cargo_deny(project).args(["--offline", "check", "bans", "licenses", "sources"]))?;
 
