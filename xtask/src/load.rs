@@ -36,6 +36,9 @@ const BOARDS: usize = 20;
 /// Each board's runs alternate between these builds (`opt_level`), so the
 /// matrix has two columns a board: 40.
 const BUILDS: [&str; 2] = ["3", "s"];
+/// Uploads written and sent by one curl: every upload is a file of its own
+/// (about 16 KB), so the folder holds one chunk's at a time.
+const UPLOADS_AT_ONCE: usize = 1000;
 
 struct Settings {
     results: usize,
@@ -167,15 +170,6 @@ fn measure(
         .context("running pqbench export")?;
     let export: Value = serde_json::from_slice(&export.stdout).context("the native run's export")?;
     let measurements = measurements_of(&export)?;
-    // Upload i is board i % BOARDS's, of build (i / BOARDS) % 2.
-    let bodies = (0..BOARDS * BUILDS.len())
-        .map(|i| {
-            let (board, opt_level) = (i % BOARDS, BUILDS[i / BOARDS]);
-            let path = dir.join(format!("upload-{board:02}-opt-{opt_level}.json"));
-            std::fs::write(&path, upload(board, opt_level, &measurements).to_string())?;
-            Ok(path)
-        })
-        .collect::<Result<Vec<PathBuf>>>()?;
 
     let port = free_port()?;
     let base = format!("http://127.0.0.1:{port}");
@@ -198,27 +192,38 @@ fn measure(
         measurements.len()
     ));
     let started = Instant::now();
-    let config = dir.join("uploads.curl");
-    let mut text = String::new();
-    for i in 0..uploads {
-        // `next` separates requests; one after the last would be a request
-        // without a URL, which aborts the transfers still running.
-        if i > 0 {
-            text.push_str("next\n");
+    let (mut codes, mut curl_said) = (String::new(), String::new());
+    for chunk in (0..uploads).collect::<Vec<_>>().chunks(UPLOADS_AT_ONCE) {
+        let config = dir.join("uploads.curl");
+        let mut text = String::new();
+        for &i in chunk {
+            // Upload i is board i % BOARDS's, of build (i / BOARDS) % 2.
+            let (board, opt_level) = (i % BOARDS, BUILDS[(i / BOARDS) % BUILDS.len()]);
+            let path = dir.join(format!("upload-{}.json", i % UPLOADS_AT_ONCE));
+            std::fs::write(
+                &path,
+                upload(&format!("load upload {i}"), board, opt_level, &measurements).to_string(),
+            )?;
+            // `next` separates requests; one after the last would be a
+            // request without a URL, which aborts the transfers still running.
+            if i != chunk[0] {
+                text.push_str("next\n");
+            }
+            text.push_str(&format!(
+                "url = \"{base}/api/uploads\"\ndata-binary = \"@{}\"\nheader = \"Content-Type: application/json\"\n\
+                 output = \"/dev/null\"\nwrite-out = \"%{{http_code}}\\n\"\n",
+                path.display()
+            ));
         }
-        text.push_str(&format!(
-            "url = \"{base}/api/uploads\"\ndata-binary = \"@{}\"\nheader = \"Content-Type: application/json\"\n\
-             output = \"/dev/null\"\nwrite-out = \"%{{http_code}}\\n\"\n",
-            bodies[i % bodies.len()].display()
-        ));
+        std::fs::write(&config, text)?;
+        let seeded = Command::new("curl")
+            .args(["--parallel", "--parallel-max", "8", "--no-progress-meter", "-K"])
+            .arg(&config)
+            .output()
+            .context("running curl")?;
+        codes.push_str(&String::from_utf8_lossy(&seeded.stdout));
+        curl_said.push_str(&String::from_utf8_lossy(&seeded.stderr));
     }
-    std::fs::write(&config, text)?;
-    let seeded = Command::new("curl")
-        .args(["--parallel", "--parallel-max", "8", "--no-progress-meter", "-K"])
-        .arg(&config)
-        .output()
-        .context("running curl")?;
-    let codes = String::from_utf8_lossy(&seeded.stdout);
     let mut refused = std::collections::BTreeMap::<&str, usize>::new();
     for code in codes.lines().filter(|code| *code != "201") {
         *refused.entry(code).or_default() += 1;
@@ -227,7 +232,7 @@ fn measure(
         bail!(
             "of {uploads} uploads, {} answered; refused, by HTTP status (000: no answer): {refused:?}; curl: {}",
             codes.lines().count(),
-            String::from_utf8_lossy(&seeded.stderr).lines().take(5).collect::<Vec<_>>().join(" / ")
+            curl_said.lines().take(5).collect::<Vec<_>>().join(" / ")
         );
     }
     let seeding = started.elapsed();
@@ -300,17 +305,22 @@ fn measure(
     table.push_str(&figures.row("`GET /api/matrix?limit=N`, N new each time", "the matrix, none kept"));
 
     step("the history again, while 4 clients upload runs");
+    // Each request numbered in its note, so each is a new run.
+    let template = dir.join("upload-template.json");
+    std::fs::write(&template, upload("load writer UPLOAD-NUMBER", 3, BUILDS[0], &measurements).to_string())?;
     let script = dir.join("upload.lua");
     std::fs::write(
         &script,
         "wrk.method = \"POST\"\nwrk.headers[\"Content-Type\"] = \"application/json\"\n\
-         local file = io.open(os.getenv(\"PQBENCH_UPLOAD\"), \"r\")\nwrk.body = file:read(\"*a\")\nfile:close()\n",
+         local file = io.open(os.getenv(\"PQBENCH_UPLOAD\"), \"r\")\nlocal body = file:read(\"*a\")\nfile:close()\n\
+         local before, after = body:match(\"^(.*)UPLOAD%-NUMBER(.*)$\")\nlocal n = 0\n\
+         function request() n = n + 1 return wrk.format(nil, nil, nil, before .. n .. after) end\n",
     )?;
     let writers = Command::new("wrk")
         .args(["-t1", "-c4", &format!("-d{}s", settings.seconds), "--latency", "-s"])
         .arg(&script)
         .arg(format!("{base}/api/uploads"))
-        .env("PQBENCH_UPLOAD", &bodies[3])
+        .env("PQBENCH_UPLOAD", &template)
         .stdout(Stdio::piped())
         .spawn()
         .context("starting wrk")?;
@@ -363,7 +373,12 @@ fn measurements_of(export: &Value) -> Result<Vec<Value>> {
     Ok(measurements)
 }
 
-fn upload(board: usize, opt_level: &str, measurements: &[Value]) -> Value {
+/// An upload of the native run's measurements on `board` as `opt_level`'s
+/// build, with `note` on its first result: a note that numbers it makes
+/// each upload content of its own, as real runs' are (the server stores
+/// the same upload once), with the same figures.
+fn upload(note: &str, board: usize, opt_level: &str, measurements: &[Value]) -> Value {
+    let first = &measurements[0];
     json!({
         "source": "native",
         "board": format!("native:load-{board:02}"),
@@ -372,6 +387,7 @@ fn upload(board: usize, opt_level: &str, measurements: &[Value]) -> Value {
         "clock_hz": null,
         "build": {"profile": "release", "opt_level": opt_level, "extra": {"load": "bench-load"}},
         "measurements": measurements,
+        "notes": [{"algorithm": first["algorithm"], "operation": first["operation"], "note": note}],
     })
 }
 

@@ -2,9 +2,49 @@
 
 use alloc::string::String;
 
+use pqbench_valid::{LabelError, MAX_BOARD_ID_LEN, check_characters, check_label};
 use serde::{Deserialize, Serialize};
 
 use pqbench_view::View;
+
+/// The longest title a report may have: a heading, not a document.
+pub const MAX_REPORT_TITLE: usize = 200;
+
+/// Why a report's view was refused: a text in it that is no label.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} {why}")]
+pub struct ReportError {
+    /// Where in the view, as its JSON names it (`view.title`).
+    pub field: &'static str,
+    pub why: LabelError,
+}
+
+impl NewReport {
+    /// Every text of the view is label text (no controls, bidirectional
+    /// overrides or invisible characters), as whoever opens the link reads
+    /// it: the title, at most [`MAX_REPORT_TITLE`] bytes, the boards it
+    /// names, as board ids are, and its builds (bounded by the request's
+    /// size).
+    pub fn check(&self) -> Result<(), ReportError> {
+        let view = &self.view;
+        let refused = |field| move |why| ReportError { field, why };
+        if let Some(title) = &view.title {
+            check_label(title, MAX_REPORT_TITLE).map_err(refused("view.title"))?;
+        }
+        if let Some(history) = &view.history {
+            check_label(&history.board, MAX_BOARD_ID_LEN).map_err(refused("view.history.board"))?;
+        }
+        if let Some(matrix) = &view.matrix {
+            for board in &matrix.boards {
+                check_label(board, MAX_BOARD_ID_LEN).map_err(refused("view.matrix.boards"))?;
+            }
+            for build in &matrix.builds {
+                check_characters(build).map_err(refused("view.matrix.builds"))?;
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The body of `POST /api/reports`: a dashboard view to share. A view the
 /// dashboard could not open (an unknown field, name or column) is refused

@@ -177,7 +177,7 @@ mod tests {
                 ..NewRun::on_board("native:host", None)
             };
             let measurements = [measured(Operation::Keygen), measured(Operation::Encaps)];
-            ids.push(store.insert_finished_run(&run, &clock, &measurements, &[]).await.unwrap());
+            ids.push(store.insert_finished_run(&run, &clock, &measurements, &[], None).await.unwrap());
         }
         let running = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
         let m = measured(Operation::Decaps);

@@ -22,10 +22,12 @@ impl Lease {
 /// Which unfinished runs no process is making any more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Abandoned {
-    /// Those whose lease lapsed, and those with none: at a server's start,
-    /// as no process but one that took a lease can still be making a run
-    /// the server did not start (a `pqbench run` beside it takes none, and
-    /// its run is cut off as before leases).
+    /// At a server's start: those whose lease lapsed, those with none (no
+    /// process but one that took a lease can still be making a run the
+    /// server did not start: a `pqbench run` beside it takes none, and its
+    /// run is cut off as before leases), and those made under this store's
+    /// own owner name, a server of which can only be this one started anew
+    /// (after a crash, its leases have not lapsed yet).
     AtStart,
     /// Those whose lease lapsed: while serving, the runs of a server that
     /// died beside this one.
@@ -33,10 +35,10 @@ pub enum Abandoned {
 }
 
 impl Store {
-    /// This store, making its runs as `owner` (a name unique among the
-    /// processes on one database: host, address, process id), each under a
-    /// lease of `length` that [`Store::renew_leases`] must extend while
-    /// the run goes on.
+    /// This store, making its runs as `owner`, each under a lease of
+    /// `length` that [`Store::renew_leases`] must extend while the run goes
+    /// on. `owner` names one live server among those on the database, and
+    /// the same server again when restarted: its host and listening address.
     pub fn leasing_runs(mut self, owner: impl Into<String>, length: std::time::Duration) -> Store {
         self.lease = Some(Arc::new(Lease { owner: owner.into(), length }));
         self
@@ -56,6 +58,8 @@ impl Store {
     pub async fn interrupt_abandoned(&self, which: Abandoned) -> StoreResult<u64> {
         let _writing = self.writing().await;
         let reason = "the server stopped before the run finished";
-        on_backend!(self, db => db.interrupt_abandoned(which == Abandoned::AtStart, reason, &now()).await)
+        let owner = self.lease.as_ref().map(|lease| lease.owner.as_str());
+        let starting = (which == Abandoned::AtStart).then_some(owner);
+        on_backend!(self, db => db.interrupt_abandoned(starting, reason, &now()).await)
     }
 }

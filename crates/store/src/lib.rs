@@ -39,6 +39,8 @@ pub enum StoreError {
     Corrupt(String),
     #[error("this content was imported before, as runs {runs:?}")]
     AlreadyImported { runs: Vec<i64> },
+    #[error("this upload was stored before, as run {run}")]
+    AlreadyUploaded { run: i64 },
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
@@ -286,16 +288,19 @@ impl Store {
 
     /// Stores a run that arrived whole (an upload) in one transaction: it is
     /// there with all its results, or not at all. Each result's note is the
-    /// one its counts give, followed by the producer's `notes` on it.
+    /// one its counts give, followed by the producer's `notes` on it. An
+    /// upload whose `digest` ([`upload::digest`]) was stored before is
+    /// refused with [`StoreError::AlreadyUploaded`], naming its run.
     pub async fn insert_finished_run(
         &self,
         run: &NewRun,
         clock: &Clock,
         measurements: &[Measurement],
         notes: &[UploadNote],
+        digest: Option<&str>,
     ) -> StoreResult<i64> {
         let _writing = self.writing().await;
-        on_backend!(self, db => db.insert_finished_run(run, clock, measurements, notes, &now()).await)
+        on_backend!(self, db => db.insert_finished_run(run, clock, measurements, notes, digest, &now()).await)
     }
 
     /// Stores an imported log's runs in one transaction, or none of them:

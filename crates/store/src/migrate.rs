@@ -95,6 +95,7 @@ const TABLES: &[Table] = &[
             ("notes", Text),
             ("owner", Text),
             ("lease_until", Text),
+            ("upload_digest", Text),
         ],
         identity: true,
     },

@@ -70,10 +70,10 @@ async fn result_rows_are_filtered_across_runs_newest_first(store: Store) {
         operation: Operation::Encaps,
         note: "each call includes the promise round trip".into(),
     };
-    let a = store.insert_finished_run(&first, &clock, &kem, &[awaited]).await.unwrap();
+    let a = store.insert_finished_run(&first, &clock, &kem, &[awaited], None).await.unwrap();
     let second = NewRun { board: "native:b".into(), ..first };
     let b = store
-        .insert_finished_run(&second, &clock, &[measured(Algorithm::Sha256, Operation::Hash)], &[])
+        .insert_finished_run(&second, &clock, &[measured(Algorithm::Sha256, Operation::Hash)], &[], None)
         .await
         .unwrap();
 
@@ -206,20 +206,21 @@ async fn unfinished_runs_are_interrupted_at_start(store: Store) {
     assert_eq!(store.run(done).await.unwrap().unwrap().status, RunStatus::Complete);
 }
 
-/// Two servers on one database: the one starting interrupts the runs no
-/// process is making (none leased, or leases lapsed), never the runs the
-/// other is making; while serving, only the lapsed ones.
+/// Servers on one database: the one starting interrupts the runs no
+/// process is making (none leased, leases lapsed, or its own name's from
+/// before), never the runs another is making; while serving, only the
+/// lapsed ones.
 async fn a_server_interrupts_only_runs_no_live_server_is_making(store: Store) {
     use std::time::Duration;
     let new = NewRun::on_board("b", None);
-    let making = store.clone().leasing_runs("lab-a 127.0.0.1:8080 pid 1", Duration::from_secs(60));
+    let making = store.clone().leasing_runs("lab-a 127.0.0.1:8080", Duration::from_secs(60));
     let made = making.create_run(&new).await.unwrap();
     let unleased = store.create_run(&new).await.unwrap();
     // A server that died: its lease lapses at once.
-    let dead = store.clone().leasing_runs("lab-b 127.0.0.1:8080 pid 2", Duration::ZERO);
+    let dead = store.clone().leasing_runs("lab-b 127.0.0.1:8080", Duration::ZERO);
     let cut_off = dead.create_run(&new).await.unwrap();
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let starting = store.clone().leasing_runs("lab-c 127.0.0.1:8080 pid 3", Duration::from_secs(60));
+    let starting = store.clone().leasing_runs("lab-c 127.0.0.1:8080", Duration::from_secs(60));
 
     // While serving, a run with no lease may be a `pqbench run`'s beside it.
     assert_eq!(starting.interrupt_abandoned(Abandoned::Lapsed).await.unwrap(), 1);
@@ -234,17 +235,24 @@ async fn a_server_interrupts_only_runs_no_live_server_is_making(store: Store) {
     assert_eq!(status(made).await, RunStatus::Running, "the live server's run");
 
     // Renewed, a lease that would have lapsed holds; ended runs are not renewed.
-    let short = store.clone().leasing_runs("lab-d 127.0.0.1:8080 pid 4", Duration::from_millis(200));
+    let short = store.clone().leasing_runs("lab-d 127.0.0.1:8080", Duration::from_millis(200));
     let renewed = short.create_run(&new).await.unwrap();
     let ended = short.create_run(&new).await.unwrap();
     short.finish_run(ended, RunStatus::Complete, None).await.unwrap();
-    let short = short.leasing_runs("lab-d 127.0.0.1:8080 pid 4", Duration::from_secs(60));
+    let short = short.leasing_runs("lab-d 127.0.0.1:8080", Duration::from_secs(60));
     assert_eq!(short.renew_leases().await.unwrap(), 1);
     tokio::time::sleep(Duration::from_millis(250)).await;
     assert_eq!(starting.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 0);
     assert_eq!(status(renewed).await, RunStatus::Running);
     assert_eq!(status(ended).await, RunStatus::Complete);
     assert_eq!(store.renew_leases().await.unwrap(), 0, "a store that takes no leases renews none");
+
+    // A server killed and started again under its name: the runs it left
+    // are interrupted at once, not when their leases lapse.
+    let restarted = store.clone().leasing_runs("lab-a 127.0.0.1:8080", Duration::from_secs(60));
+    assert_eq!(restarted.interrupt_abandoned(Abandoned::AtStart).await.unwrap(), 1);
+    assert_eq!(status(made).await, RunStatus::Interrupted);
+    assert_eq!(status(renewed).await, RunStatus::Running, "lab-d's, still live");
 }
 
 /// Runs for the matrix: two builds on one board, one on another, a newer
@@ -278,7 +286,7 @@ async fn uploaded_run(
     let clock = Clock { ticks_per_second: 1000, unit: TickUnit::Cycles };
     let measurements: Vec<Measurement> =
         measured.iter().map(|&(algorithm, operation)| timed(algorithm, operation).1).collect();
-    store.insert_finished_run(&run, &clock, &measurements, &[]).await.unwrap()
+    store.insert_finished_run(&run, &clock, &measurements, &[], None).await.unwrap()
 }
 
 async fn matrix_runs(store: &Store) -> MatrixRuns {

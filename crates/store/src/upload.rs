@@ -4,6 +4,7 @@
 
 use pqbench_api::{Upload, UploadError};
 use pqbench_types::{Clock, RunStatus};
+use sha2::{Digest, Sha256};
 
 use crate::NewRun;
 
@@ -17,6 +18,16 @@ pub fn with_note(derived: Option<String>, given: &str) -> String {
         Some(derived) => format!("{derived}; {given}"),
         None => given.to_owned(),
     }
+}
+
+/// An upload's identity, which the store keeps so that the same upload sent
+/// twice is stored once: the SHA-256 of its content as parsed (so neither
+/// white space nor the order of its fields makes another), in hex. Two real
+/// runs never share one: a browser's or host's ticks are clock readings.
+pub fn digest(upload: &Upload) -> String {
+    // Serialising a parsed value writes its fields in their declared order.
+    let content = serde_json::to_vec(upload).unwrap_or_default();
+    Sha256::digest(&content).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Turns an upload into a run and its clock, or says what is wrong with it.

@@ -19,6 +19,7 @@ pub async fn create_report(
     body: Result<Json<NewReport>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<ReportCreated>)> {
     let body = json_body(body, MAX_REPORT_BYTES)?;
+    body.check().map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     // Two of 62^16 ids meeting is all but impossible, but drawing again
     // costs nothing and keeps a report from ever replacing another.
     for _ in 0..3 {

@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use pqbench_api::{RunCreated, Upload};
-use pqbench_store::upload;
+use pqbench_store::{StoreError, upload};
 
 use crate::AppState;
 use crate::error::{ApiError, ApiResult, json_body};
@@ -16,6 +16,9 @@ use crate::error::{ApiError, ApiResult, json_body};
 /// room for pretty-printed JSON.
 pub const MAX_UPLOAD_BYTES: usize = 2 * 1024 * 1024;
 
+/// Stores an upload: `201` with its new run; the same upload again (a
+/// client's retry after a lost answer, a replayed request) is stored once,
+/// and answered `200` with the run the first made.
 pub async fn upload(
     State(state): State<AppState>,
     body: Result<Json<Upload>, JsonRejection>,
@@ -23,6 +26,12 @@ pub async fn upload(
     let body = json_body(body, MAX_UPLOAD_BYTES)?;
     let (run, clock) = upload::validate(&body)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-    let id = state.store.insert_finished_run(&run, &clock, &body.measurements, &body.notes).await?;
-    Ok((StatusCode::CREATED, Json(RunCreated { id })))
+    let digest = upload::digest(&body);
+    let stored =
+        state.store.insert_finished_run(&run, &clock, &body.measurements, &body.notes, Some(&digest)).await;
+    match stored {
+        Ok(id) => Ok((StatusCode::CREATED, Json(RunCreated { id }))),
+        Err(StoreError::AlreadyUploaded { run }) => Ok((StatusCode::OK, Json(RunCreated { id: run }))),
+        Err(e) => Err(e.into()),
+    }
 }

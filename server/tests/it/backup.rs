@@ -14,19 +14,21 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Connection, Row, SqliteConnection};
 
 use crate::common;
-use crate::crash::large_upload;
+use crate::crash::{large_upload, numbered};
 
 const POSTERS: usize = 4;
 
 /// Posts uploads until `stop`, pushing each run the server acknowledged.
-async fn post_until(base: String, stop: Arc<AtomicBool>, acknowledged: Arc<Mutex<Vec<i64>>>) {
+async fn post_until(base: String, poster: usize, stop: Arc<AtomicBool>, acknowledged: Arc<Mutex<Vec<i64>>>) {
     let client = reqwest::Client::new();
-    let body = serde_json::to_vec(&large_upload()).unwrap();
+    let upload = large_upload();
+    let mut n = 0;
     while !stop.load(Ordering::Relaxed) {
+        n += 1;
         let response = client
             .post(format!("{base}/api/uploads"))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(body.clone())
+            .body(numbered(&upload, poster, n))
             .send()
             .await
             .unwrap();
@@ -57,7 +59,9 @@ async fn backed_up_while_writing(server: &common::Server, db: &str) {
     let stop = Arc::new(AtomicBool::new(false));
     let acknowledged = Arc::new(Mutex::new(Vec::new()));
     let posters: Vec<_> = (0..POSTERS)
-        .map(|_| tokio::spawn(post_until(server.base.clone(), stop.clone(), acknowledged.clone())))
+        .map(|poster| {
+            tokio::spawn(post_until(server.base.clone(), poster, stop.clone(), acknowledged.clone()))
+        })
         .collect();
     while acknowledged.lock().unwrap().len() < 20 {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;

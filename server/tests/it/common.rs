@@ -34,12 +34,15 @@ pub struct ServerOptions<'a> {
     pub postgres: Option<String>,
     /// The address given to `--listen`; requests go to 127.0.0.1 on its port.
     pub listen_ip: &'a str,
+    /// The port to listen on; a free one when None. A server started again
+    /// on its port is the same server to the store (its runs' leases).
+    pub port: Option<u16>,
     pub extra: &'a [&'a str],
 }
 
 impl Default for ServerOptions<'_> {
     fn default() -> Self {
-        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", extra: &[] }
+        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", port: None, extra: &[] }
     }
 }
 
@@ -93,7 +96,7 @@ pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
             (dir.path().join("pqbench.db").into_os_string(), Some(dir))
         }
     };
-    let port = free_port();
+    let port = options.port.unwrap_or_else(free_port);
     let child = Command::new(env!("CARGO_BIN_EXE_pqbench"))
         .args(["serve", "--listen", &format!("{}:{port}", options.listen_ip)])
         .arg("--db")

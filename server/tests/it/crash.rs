@@ -33,6 +33,17 @@ const BOARD_RESULTS: i64 = 3;
 
 /// As many distinct (algorithm, operation) pairs as an upload takes, once
 /// each: the largest upload the server takes without a pair measured twice.
+/// `upload` as the `n`th of its poster's: a note numbers it, so that each
+/// is content of its own (the server stores the same upload once).
+pub(crate) fn numbered(upload: &Value, poster: usize, n: usize) -> Vec<u8> {
+    let mut upload = upload.clone();
+    let first = upload["measurements"][0].clone();
+    upload["notes"] = json!([{
+        "algorithm": first["algorithm"], "operation": first["operation"], "note": format!("poster {poster} upload {n}")
+    }]);
+    serde_json::to_vec(&upload).unwrap()
+}
+
 pub(crate) fn large_upload() -> Value {
     let measurements: Vec<Value> = Algorithm::ALL
         .iter()
@@ -173,16 +184,16 @@ async fn wait_for_stage(server: &common::Server, run: i64, stage: u64) {
     }
 }
 
-/// Posts `body` again and again until the server stops answering; returns
-/// the runs it acknowledged.
-async fn post_until_gone(base: String, body: Vec<u8>) -> Vec<i64> {
+/// Posts `upload`, numbered anew each time, until the server stops
+/// answering; returns the runs it acknowledged.
+async fn post_until_gone(base: String, upload: Value, poster: usize) -> Vec<i64> {
     let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
     let mut acknowledged = Vec::new();
-    loop {
+    for n in 0.. {
         let sent = client
             .post(format!("{base}/api/uploads"))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .body(body.clone())
+            .body(numbered(&upload, poster, n))
             .send()
             .await;
         let Ok(response) = sent else { return acknowledged };
@@ -192,6 +203,7 @@ async fn post_until_gone(base: String, body: Vec<u8>) -> Vec<i64> {
         let Ok(created) = serde_json::from_str::<RunCreated>(&text) else { return acknowledged };
         acknowledged.push(created.id);
     }
+    acknowledged
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -199,7 +211,10 @@ async fn a_server_killed_while_storing_leaves_a_sound_store_ten_times_over() {
     pqbench_test_needs::require!(common::firmware_dist());
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
-    let upload = serde_json::to_vec(&large_upload()).unwrap();
+    let upload = large_upload();
+    // One port for every round: the server started again is the same
+    // server, which interrupts at once the runs it left.
+    let port = common::free_port();
     let upload_rows = (Algorithm::ALL.len() * Operation::ALL.len()).min(MAX_MEASUREMENTS) as i64;
     let started = Instant::now();
     // Runs the last crash cut off, to be found `interrupted` after the restart.
@@ -207,9 +222,12 @@ async fn a_server_killed_while_storing_leaves_a_sound_store_ten_times_over() {
     let (mut uploads_stored, mut board_runs_cut, mut board_rows_kept) = (0, 0, 0);
 
     for round in 0..=ROUNDS {
-        let mut server =
-            common::start_server_with(common::ServerOptions { db: Some(db.clone()), ..Default::default() })
-                .await;
+        let mut server = common::start_server_with(common::ServerOptions {
+            db: Some(db.clone()),
+            port: Some(port),
+            ..Default::default()
+        })
+        .await;
         for &id in &cut_off {
             let run: Run = server.get(&format!("/api/runs/{id}")).await;
             assert_eq!(run.status, RunStatus::Interrupted, "run {id} after the restart: {run:?}");
@@ -228,7 +246,13 @@ async fn a_server_killed_while_storing_leaves_a_sound_store_ten_times_over() {
         }
 
         let posters: Vec<_> = (0..POSTERS)
-            .map(|_| tokio::spawn(post_until_gone(server.base.clone(), upload.clone())))
+            .map(|poster| {
+                tokio::spawn(post_until_gone(
+                    server.base.clone(),
+                    upload.clone(),
+                    round as usize * POSTERS + poster,
+                ))
+            })
             .collect();
         let request = json!({"board": "qemu-mps2-an386", "algorithms": [BOARD_ALGORITHM], "min_iterations": 1, "min_time_ms": 0});
         let (status, body) = server.post("/api/runs", &request).await;

@@ -218,6 +218,29 @@ async fn labels_that_would_read_other_than_they_are_are_refused_naming_the_field
     let runs: Vec<Value> = server.get("/api/runs").await;
     assert!(runs.is_empty(), "nothing was stored: {runs:?}");
 
+    // A shared report's texts are read by whoever opens its link.
+    for (view, why) in [
+        (json!({"title": "Results\u{202E}lanif"}), "view.title holds a bidirectional control (U+202E)"),
+        (json!({"title": "x".repeat(201)}), "view.title is 201 bytes, more than 200"),
+        (
+            json!({"history": {"board": "browser:1a\u{7}", "algorithm": "ML-KEM-768", "operation": "keygen"}}),
+            "view.history.board holds a control character (U+0007)",
+        ),
+    ] {
+        let (status, answer) =
+            send(&server, reqwest::Method::POST, "/api/reports", Some(&json!({"view": view}))).await;
+        assert_eq!(status, 422, "{answer}");
+        assert!(answer["error"].as_str().is_some_and(|e| e.contains(why)), "{why}: {answer}");
+    }
+    let (status, answer) = send(
+        &server,
+        reqwest::Method::POST,
+        "/api/reports",
+        Some(&json!({"view": {"title": "ML-KEM on the U585"}})),
+    )
+    .await;
+    assert_eq!(status, 201, "a plain title is taken: {answer}");
+
     // A badge's board id is checked as any board id is: no control
     // character (the SVG would be ill-formed), no 30 KB id.
     for board in ["a%01b".to_string(), "x".repeat(30_000)] {
@@ -412,4 +435,41 @@ async fn metrics_count_requests_by_route_template_never_by_the_path_asked() {
         assert!(text.lines().any(|l| l == line), "no {line:?}: {text}");
     }
     assert!(text.ends_with("# EOF\n"), "{text}");
+}
+
+#[tokio::test]
+async fn a_replayed_upload_is_stored_once_and_answered_with_the_first_run() {
+    let server = common::start_server(&[]).await;
+    let post = |body: String| {
+        reqwest::Client::new()
+            .post(format!("{}/api/uploads", server.base))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let upload = browser_upload();
+    let first = post(upload.to_string()).await.unwrap();
+    assert_eq!(first.status().as_u16(), 201);
+    let first: Value = first.json().await.unwrap();
+    // The same content, sent again and written otherwise: pretty-printed,
+    // its fields in another order.
+    let reordered: Vec<String> = upload
+        .as_object()
+        .unwrap()
+        .iter()
+        .rev()
+        .map(|(key, value)| format!("\n  {key:?}: {value}"))
+        .collect();
+    let reordered = format!("{{{}\n}}", reordered.join(","));
+    for again in [upload.to_string(), reordered] {
+        let replayed = post(again).await.unwrap();
+        assert_eq!(replayed.status().as_u16(), 200, "a replay is no new run");
+        assert_eq!(replayed.json::<Value>().await.unwrap()["id"], first["id"]);
+    }
+    // Any other content is a run of its own.
+    let mut other = upload.clone();
+    other["measurements"][0]["max_ticks"] = json!(120_001);
+    assert_eq!(post(other.to_string()).await.unwrap().status().as_u16(), 201);
+    let runs: Vec<Value> = server.get("/api/runs").await;
+    assert_eq!(runs.len(), 2, "{runs:?}");
 }

@@ -6,7 +6,7 @@ use pqbench_types::{BenchResult, Build, Clock, Measurement, Run, RunStatus};
 use sqlx::Row;
 
 use super::{RUN_COLUMNS, Statements, insert_result, insert_run, run_from_row, source_of};
-use crate::{NewRun, StoreResult, corrupt, text, to_json};
+use crate::{NewRun, StoreError, StoreResult, corrupt, text, to_json};
 
 impl Statements {
     pub async fn create_run(&self, run: &NewRun, now: &str, lease: Option<(&str, &str)>) -> StoreResult<i64> {
@@ -102,13 +102,14 @@ impl Statements {
         clock: &Clock,
         measurements: &[Measurement],
         notes: &[UploadNote],
+        digest: Option<&str>,
         now: &str,
     ) -> StoreResult<i64> {
         let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
+        let inserted = sqlx::query(
             "INSERT INTO runs (status, source, board, clock_hz, ticks_per_second, tick_unit, build,
-                build_label, settings, started_at, finished_at, host)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                build_label, settings, started_at, finished_at, host, upload_digest)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
         )
         .bind(run.status.as_str())
         .bind(run.source.as_str())
@@ -122,9 +123,21 @@ impl Statements {
         .bind(now)
         .bind(now)
         .bind(run.host.as_deref())
+        .bind(digest)
         .fetch_one(&mut *tx)
-        .await?;
-        let id: i64 = row.try_get("id")?;
+        .await;
+        let id: i64 = match inserted {
+            Ok(row) => row.try_get("id")?,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() && digest.is_some() => {
+                drop(tx);
+                let row = sqlx::query("SELECT id FROM runs WHERE upload_digest = $1")
+                    .bind(digest)
+                    .fetch_one(&self.pool)
+                    .await?;
+                return Err(StoreError::AlreadyUploaded { run: row.try_get("id")? });
+            }
+            Err(e) => return Err(e.into()),
+        };
         for (seq, m) in (1..).zip(measurements) {
             let mut result = BenchResult::from_measurement(m, clock);
             let given = notes.iter().find(|n| (n.algorithm, n.operation) == (m.algorithm, m.operation));
@@ -214,22 +227,32 @@ impl Statements {
     }
 
     /// Marks `interrupted`, with `reason`, every run not yet finished
-    /// whose lease lapsed before `now`, and with `unleased_too` those
-    /// with none.
-    pub async fn interrupt_abandoned(&self, unleased_too: bool, reason: &str, now: &str) -> StoreResult<u64> {
-        let abandoned =
-            if unleased_too { "(lease_until IS NULL OR lease_until < $3)" } else { "lease_until < $3" };
-        let done = sqlx::query(&format!(
+    /// whose lease lapsed before `now`; and at a server's start (`Some`
+    /// starting owner), also those with no lease and those that owner made
+    /// before: a server of that name is the one starting, anew.
+    pub async fn interrupt_abandoned(
+        &self,
+        starting: Option<Option<&str>>,
+        reason: &str,
+        now: &str,
+    ) -> StoreResult<u64> {
+        let abandoned = match starting {
+            Some(_) => "(lease_until IS NULL OR lease_until < $3 OR owner = $6)",
+            None => "lease_until < $3",
+        };
+        let query = format!(
             "UPDATE runs SET status = $1, error = $2, finished_at = $3 WHERE status IN ($4, $5) AND {abandoned}"
-        ))
-        .bind(RunStatus::Interrupted.as_str())
-        .bind(reason)
-        .bind(now)
-        .bind(RunStatus::Queued.as_str())
-        .bind(RunStatus::Running.as_str())
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected())
+        );
+        let mut query = sqlx::query(&query)
+            .bind(RunStatus::Interrupted.as_str())
+            .bind(reason)
+            .bind(now)
+            .bind(RunStatus::Queued.as_str())
+            .bind(RunStatus::Running.as_str());
+        if let Some(owner) = starting {
+            query = query.bind(owner);
+        }
+        Ok(query.execute(&self.pool).await?.rows_affected())
     }
 
     pub async fn run(&self, run_id: i64) -> StoreResult<Option<Run>> {

@@ -128,7 +128,9 @@ pub async fn bench_native(
     let upload: Upload = serde_json::from_slice(&output.stdout)
         .with_context(|| format!("{NATIVE_BINARY} printed no upload; nothing was stored"))?;
     let (run, clock) = pqbench_store::upload::validate(&upload)?;
-    let id = store.insert_finished_run(&run, &clock, &upload.measurements, &upload.notes).await?;
+    let digest = pqbench_store::upload::digest(&upload);
+    let id =
+        store.insert_finished_run(&run, &clock, &upload.measurements, &upload.notes, Some(&digest)).await?;
     eprintln!("run {id} complete: {} results on {}", upload.measurements.len(), upload.board);
     println!("{id}");
     Ok(())

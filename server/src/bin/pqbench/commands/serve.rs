@@ -53,10 +53,14 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let limits = Limits { max_connections, max_per_peer: max_connections_per_peer, ..Limits::default() };
     let boards = wiring.boards(&paths.dist)?;
     board_side::watch_ports(&boards);
-    // Named apart from every other process on a shared database (a lab's
-    // PostgreSQL): a host runs one server per address.
-    let owner =
-        format!("{} {listen} pid {}", system_host_name().unwrap_or_else(|_| "?".into()), std::process::id());
+    // Bound first: the address it has is part of this server's name.
+    let listener =
+        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
+    // Named apart from every other live server on a shared database (a
+    // lab's PostgreSQL), as a host has one server per address, and the same
+    // when this server is started again, so that it interrupts the runs it
+    // left at once rather than when their leases lapse.
+    let owner = format!("{} {}", system_host_name().unwrap_or_else(|_| "?".into()), listener.local_addr()?);
     let store = open_store(&paths.db).await?.leasing_runs(owner, RUN_LEASE);
     let interrupted = store.interrupt_abandoned(Abandoned::AtStart).await?;
     if interrupted > 0 {
@@ -83,8 +87,6 @@ pub async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         None => None,
     };
     let app = pqbench::router(state, &paths.dist, token, hosts);
-    let listener =
-        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("listening on {listen}"))?;
     let scheme = if tls.is_some() { "https" } else { "http" };
     tracing::info!("pqbench serving {scheme}://{}", listener.local_addr()?);
     pqbench::listen::serve(listener, app, tls, limits, shutdown()).await?;
