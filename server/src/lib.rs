@@ -50,6 +50,8 @@ pub struct AppState {
     pub guesses: Arc<security::Guesses>,
     /// Requests answered, for `/metrics`.
     pub metrics: Arc<metrics::Metrics>,
+    /// The dashboard's sessions, signed in with the write token.
+    pub sessions: Arc<security::Sessions>,
     /// What an agent must send to connect; none, and no agent may.
     agent_token: Option<TokenDigest>,
 }
@@ -64,6 +66,7 @@ impl AppState {
             matrices: Arc::default(),
             guesses: Arc::default(),
             metrics: Arc::default(),
+            sessions: Arc::default(),
             agent_token: None,
         }
     }

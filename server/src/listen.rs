@@ -116,10 +116,10 @@ pub async fn serve(
         connections.spawn(async move {
             let _slot = slot;
             match tls {
-                None => serve_connection(stream, peer, app, limits, stopping).await,
+                None => serve_connection(stream, peer, false, app, limits, stopping).await,
                 Some(acceptor) => {
                     let Some(stream) = crate::tls::handshake(stream, &acceptor).await else { return };
-                    serve_connection(stream, peer, app, limits, stopping).await;
+                    serve_connection(stream, peer, true, app, limits, stopping).await;
                 }
             }
         });
@@ -130,10 +130,12 @@ pub async fn serve(
 }
 
 /// One connection's requests, HTTP/1.1 with upgrades (an agent's
-/// WebSocket), each told its peer and given its body's deadline.
+/// WebSocket), each told its peer and whether it came over TLS, and given
+/// its body's deadline.
 async fn serve_connection<S>(
     stream: S,
     peer: SocketAddr,
+    over_tls: bool,
     app: Router,
     limits: Limits,
     stopping: tokio_util::sync::CancellationToken,
@@ -142,6 +144,7 @@ async fn serve_connection<S>(
 {
     let service = app.map_request(move |mut request: hyper::Request<hyper::body::Incoming>| {
         request.extensions_mut().insert(ConnectInfo(peer));
+        request.extensions_mut().insert(OverTls(over_tls));
         request.map(|body| Body::new(DeadlineBody::new(Body::new(body), limits.body_within)))
     });
     let mut builder = hyper::server::conn::http1::Builder::new();
@@ -276,6 +279,15 @@ impl HttpBody for DeadlineBody {
     fn size_hint(&self) -> SizeHint {
         self.inner.size_hint()
     }
+}
+
+/// Whether a request came over TLS (`serve --tls-cert`).
+#[derive(Debug, Clone, Copy)]
+pub struct OverTls(pub bool);
+
+/// Whether a request `serve` took came over TLS.
+pub fn over_tls<B>(request: &axum::http::Request<B>) -> bool {
+    request.extensions().get::<OverTls>().is_some_and(|tls| tls.0)
 }
 
 /// The peer of a request `serve` took; `None` for one served otherwise

@@ -14,8 +14,10 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use crate::error::ApiError;
 
 pub mod guesses;
+pub mod sessions;
 
 pub use guesses::Guesses;
+pub use sessions::Sessions;
 
 /// Every response's security headers, on the whole application.
 pub fn with_security_headers(app: Router) -> Router {
@@ -199,12 +201,70 @@ impl OwnToken {
     }
 }
 
-/// The write token, and the wrong guesses at it (and at the agents'
-/// tokens) by peer.
+/// The write token, the wrong guesses at it (and at the agents' tokens)
+/// by peer, and the dashboard's sessions signed in with it.
 #[derive(Clone)]
 pub struct WriteGuard {
     pub token: Option<TokenDigest>,
     pub guesses: std::sync::Arc<Guesses>,
+    pub sessions: std::sync::Arc<Sessions>,
+}
+
+/// What a write's credentials come to.
+pub enum Credentials {
+    /// No token is needed here, or the one given (as a bearer token or a
+    /// session cookie) stands.
+    Accepted,
+    /// The answer to give instead: 401, or 429 past the peer's guesses.
+    Refused(Response),
+}
+
+impl WriteGuard {
+    /// Checks `given`, a token, against the write token; each try is a
+    /// guess from `peer` (`guesses.rs`).
+    pub fn check_token(&self, given: &str, peer: Option<std::net::IpAddr>) -> Credentials {
+        let Some(token) = self.token else { return Credentials::Accepted };
+        let guess = match self.guesses.take(peer) {
+            Ok(guess) => guess,
+            Err(wait) => return Credentials::Refused(too_many_guesses(wait)),
+        };
+        if !token.matches(&TokenDigest::of(given)) {
+            return Credentials::Refused(unauthorized("that is not this server's token"));
+        }
+        guess.was_right();
+        Credentials::Accepted
+    }
+
+    /// A write's credentials: its bearer token, else its session cookie.
+    fn check(&self, request: &Request) -> Credentials {
+        if self.token.is_none() {
+            return Credentials::Accepted;
+        }
+        let peer = crate::listen::peer_of(request).map(|peer| peer.ip());
+        if let Some(given) = bearer_token(request.headers()) {
+            return self.check_token(given, peer);
+        }
+        let Some(session) = sessions::session_of(request.headers()) else {
+            return Credentials::Refused(unauthorized(
+                "writing to this server needs its token: sign in on the dashboard, or send \
+                 `Authorization: Bearer <token>`",
+            ));
+        };
+        // A session id is no easier to guess than the token; a wrong one
+        // is a guess all the same.
+        let guess = match self.guesses.take(peer) {
+            Ok(guess) => guess,
+            Err(wait) => return Credentials::Refused(too_many_guesses(wait)),
+        };
+        if !self.sessions.holds(session) {
+            return Credentials::Refused(unauthorized(
+                "this dashboard's sign-in has ended (it lasts 12 hours, and a restart of the server ends it): \
+                 sign in again",
+            ));
+        }
+        guess.was_right();
+        Credentials::Accepted
+    }
 }
 
 /// Reading needs no token; with a token configured, writing does. A peer
@@ -215,21 +275,8 @@ pub async fn require_token_for_writes(
     next: Next,
 ) -> Response {
     let writes = !matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    if let (true, Some(token)) = (writes, guard.token) {
-        let Some(given) = bearer_token(request.headers()) else {
-            return unauthorized(
-                "writing to this server needs its token: send `Authorization: Bearer <token>`",
-            );
-        };
-        let peer = crate::listen::peer_of(&request).map(|peer| peer.ip());
-        let guess = match guard.guesses.take(peer) {
-            Ok(guess) => guess,
-            Err(wait) => return too_many_guesses(wait),
-        };
-        if !token.matches(&TokenDigest::of(given)) {
-            return unauthorized("that is not this server's token");
-        }
-        guess.was_right();
+    if writes && let Credentials::Refused(answer) = guard.check(&request) {
+        return answer;
     }
     next.run(request).await
 }

@@ -9,8 +9,8 @@ use gloo_net::http::{Request, Response};
 use leptos::prelude::*;
 use pqbench_api::ResultQuery;
 use pqbench_api::{
-    Board, Flash, ImportCreated, ImportPreview, Matrix, NewFlash, NewImport, NewReport, NewRun, Report,
-    ReportCreated, RunCreated, RunEnd, RunProgress, RunRegressions,
+    Board, Flash, ImportCreated, ImportPreview, Matrix, NewFlash, NewImport, NewReport, NewRun, NewSession,
+    Report, ReportCreated, RunCreated, RunEnd, RunProgress, RunRegressions, Session,
 };
 use pqbench_types::{BenchResult, ResultRow, Run};
 use pqbench_view::HistoryOf;
@@ -26,6 +26,23 @@ pub type ApiResult<T> = Result<T, String>;
 #[derive(Deserialize)]
 struct ErrorBody {
     error: String,
+}
+
+/// `GET /api/session`: whether writes need the server's token, and
+/// whether this browser is signed in.
+pub async fn session() -> ApiResult<Session> {
+    get("/api/session").await
+}
+
+/// `POST /api/session`: signs in with the server's token; the browser
+/// keeps the session cookie the answer sets.
+pub async fn sign_in(token: &NewSession) -> ApiResult<Session> {
+    post("/api/session", token).await
+}
+
+/// `DELETE /api/session`: signs out.
+pub async fn sign_out() -> ApiResult<Session> {
+    read("DELETE", "/api/session", Request::delete("/api/session").send().await).await
 }
 
 /// `GET /api/boards`: the boards the server can reach now.

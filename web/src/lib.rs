@@ -28,7 +28,7 @@ use leptos_router::components::{A, Route, Router, Routes};
 use leptos_router::path;
 use wasm_bindgen::prelude::*;
 
-use components::ErrorBanner;
+use components::{ErrorBanner, SignIn};
 use context::{Alert, BoardRunState, BrowserRunState, OpenRun, RunList};
 use routes::boards::BoardsPage;
 use routes::compare::ComparePage;
@@ -78,6 +78,7 @@ fn Pages() -> impl IntoView {
                     <A href="/compare">"Compare"</A>
                     <A href="/import">"Import"</A>
                 </nav>
+                <SignIn />
             </header>
             <main>
                 <ErrorBanner />

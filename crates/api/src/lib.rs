@@ -18,6 +18,7 @@ pub mod regressions;
 pub mod reports;
 pub mod results;
 pub mod runs;
+pub mod sessions;
 pub mod uploads;
 pub mod verdicts;
 
@@ -29,7 +30,11 @@ pub use pqbench_valid::{
     check_characters, check_label, forbidden,
 };
 pub use regressions::RunRegressions;
-pub use reports::{NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, is_report_id};
+pub use reports::{
+    MAX_REPORT_TITLE, NewReport, REPORT_ID_ALPHABET, REPORT_ID_LEN, Report, ReportCreated, ReportError,
+    is_report_id,
+};
 pub use results::{HISTORY_RUNS, QueryError, ResultQuery};
 pub use runs::{NewRun, RunCreated, RunEnd, RunProgress};
+pub use sessions::{NewSession, Session};
 pub use uploads::{MeasurementError, Upload, UploadError, UploadNote};

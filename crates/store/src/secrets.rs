@@ -3,6 +3,9 @@
 
 use pqbench_api::{REPORT_ID_ALPHABET, REPORT_ID_LEN};
 
+/// The OS's random generator failed (it does not, on a running Linux).
+pub type RandomError = getrandom::Error;
+
 /// An agent host's token: 43 characters of base62, about 256 bits.
 pub const AGENT_TOKEN_LEN: usize = 43;
 
@@ -14,6 +17,12 @@ pub fn new_report_id() -> Result<String, getrandom::Error> {
 
 /// A new agent token (`pqbench agent-token add`).
 pub fn new_agent_token() -> Result<String, getrandom::Error> {
+    random_base62(AGENT_TOKEN_LEN)
+}
+
+/// A dashboard session's id (`POST /api/session`): 43 characters of
+/// base62, about 256 bits, as an agent's token.
+pub fn new_session_id() -> Result<String, getrandom::Error> {
     random_base62(AGENT_TOKEN_LEN)
 }
 

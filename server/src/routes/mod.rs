@@ -23,11 +23,28 @@ pub mod regressions;
 pub mod reports;
 pub mod results;
 pub mod runs;
+pub mod sessions;
 pub mod uploads;
 
 /// The routes of `/api`: reading is open; with `token`, writing needs it.
 pub fn api(state: AppState, token: Option<&str>) -> Router {
-    let guard = WriteGuard { token: token.map(TokenDigest::of), guesses: state.guesses.clone() };
+    let guard = WriteGuard {
+        token: token.map(TokenDigest::of),
+        guesses: state.guesses.clone(),
+        sessions: state.sessions.clone(),
+    };
+    // Outside the write guard: signing in is how a browser comes by the
+    // right to write.
+    let session = Router::new()
+        .route(
+            "/session",
+            get(sessions::session)
+                .post(sessions::sign_in)
+                .delete(sessions::sign_out)
+                .layer(DefaultBodyLimit::max(sessions::MAX_SESSION_BYTES)),
+        )
+        .route_layer(middleware::from_fn(crate::metrics::name_route))
+        .with_state(guard.clone());
     Router::new()
         .route("/health", get(boards::health))
         .route("/boards", get(boards::boards))
@@ -72,7 +89,8 @@ pub fn api(state: AppState, token: Option<&str>) -> Router {
             ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "this endpoint does not take that method")
         })
         .layer(middleware::from_fn_with_state(guard, require_token_for_writes))
+        .with_state(state)
+        .merge(session)
         // Outermost, so that it sees every answer, the token's included.
         .layer(middleware::from_fn(errors_as_json))
-        .with_state(state)
 }

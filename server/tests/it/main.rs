@@ -35,5 +35,6 @@ mod regressions;
 mod rtt_mailbox;
 mod serial_faults;
 mod serial_ports;
+mod sessions;
 mod tls;
 mod uart_flood;

@@ -1,6 +1,6 @@
 //! The sections and pieces pages are made of: the matrix (with its
 //! controls and its pair), a run's results, an operation's history, the
-//! browser run, the error banner, "Share", the charts, the table in its
+//! browser run, the error banner, "Share", the sign-in, the charts, the table in its
 //! scrolling box, the filters over sets of names, a section's message in
 //! place of its content, and the badge of a run that did not complete.
 
@@ -14,6 +14,7 @@ mod matrix_controls;
 mod matrix_pair;
 mod results;
 mod share;
+mod sign_in;
 mod table;
 
 pub use browser_run::BrowserRun;
@@ -23,6 +24,7 @@ pub use history::History;
 pub use matrix::Matrix;
 pub use results::Results;
 pub use share::Share;
+pub use sign_in::SignIn;
 pub use table::Table;
 
 use leptos::prelude::*;
