@@ -32,13 +32,17 @@ test('a person signs in with the token, shares a view, and signs out', async () 
   await page.getByText("that is not this server's token").waitFor();
   assert.equal(await page.locator('#signed-in').count(), 0);
 
+  await page.screenshot({ path: join(screenshots, 'sign-in.png') });
   await page.locator('#sign-in-token').fill(TOKEN);
   await page.locator('#sign-in button[type=submit]').click();
   await page.locator('#signed-in').waitFor();
   await page.screenshot({ path: join(screenshots, 'signed-in.png') });
 
-  // The cookie: kept by the browser for the API, out of every script's reach.
-  const cookies = await context.cookies(server.base);
+  // The cookie: kept by the browser for the API alone, out of every
+  // script's reach.
+  const api = `${server.base}/api/session`;
+  assert.equal((await context.cookies(server.base)).length, 0, 'the cookie is not sent for the pages');
+  const cookies = await context.cookies(api);
   const session = cookies.find((c) => c.name === 'pqbench_session');
   assert.ok(session, JSON.stringify(cookies));
   assert.equal(session.httpOnly, true);
@@ -56,7 +60,7 @@ test('a person signs in with the token, shares a view, and signs out', async () 
   // Signed out, the same write is refused again.
   await page.locator('#sign-out').click();
   await page.locator('#sign-in-token').waitFor();
-  assert.equal((await context.cookies(server.base)).find((c) => c.name === 'pqbench_session'), undefined);
+  assert.equal((await context.cookies(api)).find((c) => c.name === 'pqbench_session'), undefined);
   const status = await page.evaluate(async () => {
     const response = await fetch('/api/reports', {
       method: 'POST',
