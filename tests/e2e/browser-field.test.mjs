@@ -258,3 +258,43 @@ export const ml_kem768 = { ...honest768, encapsulate(publicKey, m) {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a WebCrypto that refuses an algorithm as Firefox does is stored skipped, in its own words, never failed', async () => {
+  const { context, page, problems } = await watchedPage(chromium.browser, server.base);
+  // The peers worker as served, behind a shim that makes this Chromium's
+  // WebCrypto answer as Firefox's does (checked there, ENVIRONMENT.md): a
+  // SyntaxError for ML-KEM, which it has never heard of, and a
+  // NotSupportedError for ML-DSA.
+  let served = 0;
+  await context.route('**/bench/peers.js', async (route) => {
+    const response = await route.fetch();
+    const shim = `{
+  const subtle = globalThis.crypto.subtle;
+  const generateKey = subtle.generateKey.bind(subtle);
+  subtle.generateKey = (algorithm, ...rest) => {
+    const name = String(algorithm?.name ?? algorithm);
+    if (name.startsWith('ML-KEM')) return Promise.reject(new DOMException('An invalid or illegal string was specified', 'SyntaxError'));
+    if (name.startsWith('ML-DSA')) return Promise.reject(new DOMException('Algorithm: Unrecognized name', 'NotSupportedError'));
+    return generateKey(algorithm, ...rest);
+  };
+}
+`;
+    served += 1;
+    await route.fulfill({ response, body: shim + (await response.text()) });
+  });
+  const { runs, status } = await runInBrowser(page, { implementations: ['webcrypto'] });
+  assert.equal(served, 1, 'the shimmed worker was served');
+  assert.match(status, /^Done: run \d+$/, status);
+  const results = await server.api(`/api/runs/${runs[0].id}/results`);
+  assert.equal(results.length, 6);
+  for (const r of results) {
+    assert.equal(r.status, 'skipped', `${r.algorithm} ${r.operation}: ${r.note}`);
+    assert.equal(r.iterations, null);
+    const said = r.algorithm.startsWith('ML-KEM')
+      ? 'SyntaxError: An invalid or illegal string was specified'
+      : 'NotSupportedError: Algorithm: Unrecognized name';
+    assert.ok(r.note.startsWith(`this browser's WebCrypto has no ${r.algorithm} (it says ${said})`), r.note);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -30,6 +30,9 @@ const bytes = (buffer) => new Uint8Array(buffer);
 // Thrown where an implementation lacks what a step needs: the operation is
 // stored `skipped` with this reason, never timed.
 class Missing extends Error {}
+// The names of the errors by which a browser's WebCrypto says it lacks an
+// algorithm or a key format (see `supported` below).
+const ABSENT = new Set(['NotSupportedError', 'SyntaxError', 'TypeError']);
 // Thrown where an implementation disagrees with ours: stored `failed`.
 class Disagrees extends Error {}
 
@@ -48,13 +51,17 @@ const IMPLEMENTATIONS = {
       if (!subtle) throw lacks('crypto.subtle here (WebCrypto needs a secure context: HTTPS or loopback)');
       if (typeof subtle[name] !== 'function') throw lacks(`${name} (for ${algorithm})`);
     };
-    // NotSupportedError is how WebCrypto says it lacks an algorithm or a
-    // key format; anything else is a real failure.
+    // How browsers say they lack an algorithm or a key format: the spec
+    // and Chromium, NotSupportedError; Firefox, for an algorithm name it
+    // has never heard of, SyntaxError ("An invalid or illegal string was
+    // specified"); WebIDL, TypeError for a key format (an enum value) it
+    // does not know. Each is absence, said with the browser's own words;
+    // any other error is a failure.
     const supported = async (what, call) => {
       try {
         return await call();
       } catch (error) {
-        if (error?.name === 'NotSupportedError') throw lacks(what);
+        if (ABSENT.has(error?.name)) throw lacks(`${what} (it says ${error.name}: ${error.message})`);
         throw error;
       }
     };
