@@ -12,7 +12,7 @@ use pqbench_api::{NewSession, Session};
 
 use crate::error::{ApiError, json_body};
 use crate::listen::{over_tls, peer_of};
-use crate::security::sessions::{self, session_of, set_cookie};
+use crate::security::sessions::{session_of, set_cookie};
 use crate::security::{Credentials, WriteGuard};
 
 /// A token is at most a line; a sign-in's body is small.
@@ -73,6 +73,3 @@ fn with_cookie(mut response: Response, cookie: HeaderValue) -> Response {
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
-
-/// The sessions' cookie name, for tests that look for it.
-pub const COOKIE: &str = sessions::COOKIE;
