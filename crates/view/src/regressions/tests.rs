@@ -80,18 +80,25 @@ fn identical_exact_runs_are_unchanged_and_a_slower_one_is_flagged_by_each_model(
 
 #[test]
 fn welch_flags_a_shift_beyond_the_noise_and_not_within_it() {
-    let welch = [Model::Welch { alpha: 0.001 }];
-    let earlier = vec![(2, vec![result(10.0, 0.5, 200)]), (1, vec![result(10.01, 0.5, 200)])];
-    let within = judge(&(3, vec![result(10.02, 0.5, 200)]), &earlier, &welch);
+    let welch = [Model::Welch { alpha: 0.01 }];
+    let earlier: Vec<_> = [10.0, 10.01, 9.99, 10.02, 10.0]
+        .iter()
+        .enumerate()
+        .map(|(id, &m)| (id as i64, vec![result(m, 0.5, 200)]))
+        .collect();
+    let within = judge(&(9, vec![result(10.02, 0.5, 200)]), &earlier, &welch);
     assert_eq!(within[0].verdict, Verdict::Unchanged, "{within:?}");
     assert!(within[0].p_value.unwrap() > 0.5);
-    let beyond = judge(&(3, vec![result(10.3, 0.5, 200)]), &earlier, &welch);
+    // Means that agree to 0.01 ms say nothing of a new run's samples: the
+    // line is never narrower than they give (±0.039 ms here), so 3% is far
+    // beyond it.
+    let beyond = judge(&(9, vec![result(10.3, 0.5, 200)]), &earlier, &welch);
     assert_eq!(beyond[0].verdict, Verdict::Slower, "{beyond:?}");
-    assert!(beyond[0].p_value.unwrap() < 1e-6);
-    let faster = judge(&(3, vec![result(9.7, 0.5, 200)]), &earlier, &welch);
+    assert!(beyond[0].p_value.unwrap() < 0.002);
+    let faster = judge(&(9, vec![result(9.7, 0.5, 200)]), &earlier, &welch);
     assert_eq!(faster[0].verdict, Verdict::Faster);
     // The percent model sees only the means: 3% is within its 10%.
-    let percent = judge(&(3, vec![result(10.3, 0.5, 200)]), &earlier, &[Model::Percent { percent: 10.0 }]);
+    let percent = judge(&(9, vec![result(10.3, 0.5, 200)]), &earlier, &[Model::Percent { percent: 10.0 }]);
     assert_eq!(percent[0].verdict, Verdict::Unchanged);
 }
 
@@ -106,7 +113,8 @@ fn runs_that_differ_among_themselves_widen_the_line() {
     ];
     let like_them = judge(&(4, vec![result(12.5, 0.5, 200)]), &noisy, &welch);
     assert_eq!(like_them[0].verdict, Verdict::Unchanged, "{like_them:?}");
-    assert!(like_them[0].why.contains("whose means vary by ±1.0"), "{}", like_them[0].why);
+    assert!(like_them[0].why.contains("which vary by ±1.04"), "{}", like_them[0].why);
+    assert!(like_them[0].why.contains("on 2 degrees of freedom"), "{}", like_them[0].why);
     let far_beyond = judge(&(4, vec![result(40.0, 0.5, 200)]), &noisy, &welch);
     assert_eq!(far_beyond[0].verdict, Verdict::Slower, "{far_beyond:?}");
     // From one earlier run, the runs' own variation is unknown, and so is the verdict.
@@ -116,19 +124,39 @@ fn runs_that_differ_among_themselves_widen_the_line() {
 }
 
 #[test]
-fn a_baseline_parts_its_variance_within_and_between_runs() {
+fn a_run_is_the_unit_of_the_baseline_whatever_its_samples() {
+    // Each run weighs one in the mean and in the spread of means: a run
+    // of many samples does not outweigh the rest.
     let a = Sample { n: 10.0, mean: 1.0, stdev: 0.0 };
-    let b = Sample { n: 10.0, mean: 3.0, stdev: 0.0 };
+    let b = Sample { n: 1000.0, mean: 3.0, stdev: 0.0 };
     let base = Baseline::of(&[a, b]).unwrap();
-    assert_eq!((base.runs, base.n, base.mean, base.within), (2.0, 20.0, 2.0, 0.0));
-    // Means 1 and 3: a variance of 2 among them, none explained by samples.
-    assert_eq!(base.between, Some(2.0));
+    assert_eq!((base.runs, base.mean, base.of_means, base.sampling), (2.0, 2.0, Some(2.0), 0.0));
     assert!(!base.exact);
     let spread = Sample { n: 4.0, mean: 1.0, stdev: 2.0 };
     let base = Baseline::of(&[spread, spread]).unwrap();
-    assert_eq!((base.within, base.between, base.exact), (4.0, Some(0.0), false));
-    assert_eq!(Baseline::of(&[a]).unwrap().between, None);
+    assert_eq!((base.of_means, base.sampling, base.exact), (Some(0.0), 1.0, false));
+    assert_eq!(Baseline::of(&[a]).unwrap().of_means, None);
     assert!(Baseline::of(&[a, a]).unwrap().exact);
+}
+
+#[test]
+fn a_new_run_with_fewer_samples_widens_the_line_and_never_narrows_it() {
+    let base = Baseline::of(&[
+        Sample { n: 100.0, mean: 10.0, stdev: 1.0 },
+        Sample { n: 100.0, mean: 10.2, stdev: 1.0 },
+        Sample { n: 100.0, mean: 9.8, stdev: 1.0 },
+    ])
+    .unwrap();
+    let of_means = base.of_means.unwrap();
+    let t_of = |n: f64| run_means_t(&base, of_means, &Sample { n, mean: 10.5, stdev: 1.0 }).0;
+    // Spread of means 0.04: the prediction's variance 0.04 × 4/3.
+    assert!((t_of(100.0) - 0.5 / libm::sqrt(0.04 * 4.0 / 3.0)).abs() < 1e-9, "{}", t_of(100.0));
+    // Four samples: the new mean's own noise, 1/4, less the 1/100 the
+    // earlier means already carry, is added.
+    assert!((t_of(4.0) - 0.5 / libm::sqrt(0.04 * 4.0 / 3.0 + 0.25 - 0.01)).abs() < 1e-9);
+    // More samples than before: no narrower than with as many.
+    assert_eq!(t_of(10_000.0), t_of(100.0));
+    assert_eq!(run_means_t(&base, of_means, &Sample { n: 4.0, mean: 10.0, stdev: 1.0 }).1, 2.0);
 }
 
 #[test]
