@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use js_sys::{Array, Function, Promise, Uint8Array};
 use pqbench_api::UploadNote;
-use pqbench_suite::{Platform, Rule, Settings, interop};
+use pqbench_suite::{Platform, Rule, Settings, Sizing, interop};
 use pqbench_types::{Algorithm, Build, IMPLEMENTATION, Measurement, Operation};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -116,16 +116,23 @@ pub async fn measure_peer(
         .map_err(|_| JsError::new(&format!("unknown operation {operation:?}")))?;
     let (mut platform, _) = browser()?;
     let rule = Rule::new(&Settings { min_iterations, min_time_ms }, &CLOCK, platform.timer_resolution());
-    let mut batch = 1;
-    if rule.batches() {
-        loop {
-            let elapsed = timed_calls(&mut platform, &call, batch).await?;
-            match rule.next_batch(batch, elapsed) {
-                Some(next) => batch = next,
-                None => break,
+    // Sized by the suite's own steps, its untimed warm-up call first: a
+    // cold first call (the engine's first tier, WebCrypto's first key
+    // import) would size the batch too small.
+    let mut step = rule.start_sizing();
+    let batch = loop {
+        step = match step {
+            Sizing::WarmUp => {
+                timed_calls(&mut platform, &call, 1).await?;
+                rule.after(step, 0)
             }
+            Sizing::Time(calls) => {
+                let elapsed = timed_calls(&mut platform, &call, calls).await?;
+                rule.after(step, elapsed)
+            }
+            Sizing::Batch(calls) => break calls,
         }
-    }
+    };
     let mut samples = Vec::new();
     let mut total = 0u64;
     while rule.more(samples.len(), total, batch, MAX_SAMPLES) {

@@ -44,7 +44,7 @@ pub mod probe;
 mod rsa;
 mod summary;
 
-pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings};
+pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, Sizing};
 pub use summary::summarise;
 
 use pqbench_types::{Algorithm, Failure, Operation};

@@ -346,23 +346,35 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     /// call well, else enough for a sample to span more than
     /// [`RESOLUTION_STEPS`] steps of the clock.
     fn calls_per_sample<T>(&mut self, rule: &Rule, call: &mut impl FnMut() -> T) -> u32 {
-        if !rule.batches() {
-            return 1;
-        }
-        // One call untimed first: the first call of an operation is a cold
-        // one (its code and tables not yet cached, its buffers' pages not
-        // yet touched) and can take several times a warm call, which made
-        // a 0.28 µs call look long enough to time alone.
-        black_box(call());
-        let mut calls = 1u32;
+        let mut step = rule.start_sizing();
         loop {
-            let elapsed = self.timed_calls(call, calls);
-            match rule.next_batch(calls, elapsed) {
-                Some(next) => calls = next,
-                None => return calls,
+            step = match step {
+                Sizing::WarmUp => {
+                    black_box(call());
+                    rule.after(step, 0)
+                }
+                Sizing::Time(calls) => {
+                    let elapsed = self.timed_calls(call, calls);
+                    rule.after(step, elapsed)
+                }
+                Sizing::Batch(calls) => return calls,
             }
         }
     }
+}
+
+/// A step of sizing a batch (see [`Rule::start_sizing`]): what the caller
+/// does next. A state machine rather than a loop so that a caller who must
+/// await each call (a browser's WebCrypto) sizes its batches by the same
+/// steps as the suite's own synchronous loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sizing {
+    /// Call once, untimed.
+    WarmUp,
+    /// Time this many calls back to back, and say how long they took.
+    Time(u32),
+    /// Done: a sample is this many calls.
+    Batch(u32),
 }
 
 /// How long one operation is measured and how its calls are batched: the
@@ -394,14 +406,38 @@ impl Rule {
 
     /// Whether calls may be timed in batches at all: not on a clock that
     /// resolves a tick.
-    pub fn batches(&self) -> bool {
+    fn batches(&self) -> bool {
         self.wanted > 0
+    }
+
+    /// The first step of sizing a batch: where the clock resolves a call
+    /// well, none (a sample is one call); else one call untimed, then
+    /// batches from one call up. The first call of an operation is a cold
+    /// one (its code and tables not yet cached, its buffers' pages not yet
+    /// touched, a browser's engine not yet past its first tier) and can
+    /// take several times a warm call, which made a 0.28 µs call look long
+    /// enough to time alone and a batch sized from it up to 7% too small.
+    pub fn start_sizing(&self) -> Sizing {
+        if self.batches() { Sizing::WarmUp } else { Sizing::Batch(1) }
+    }
+
+    /// The step after `step`, which took `elapsed` ticks if it was a
+    /// [`Sizing::Time`] (the value is not read otherwise).
+    pub fn after(&self, step: Sizing, elapsed: u64) -> Sizing {
+        match step {
+            Sizing::WarmUp => Sizing::Time(1),
+            Sizing::Time(calls) => match self.next_batch(calls, elapsed) {
+                Some(next) => Sizing::Time(next),
+                None => Sizing::Batch(calls),
+            },
+            done @ Sizing::Batch(_) => done,
+        }
     }
 
     /// While sizing a batch, from 1 call up: `calls` timed together took
     /// `elapsed` ticks; the next count to try, or `None` when `calls` is
     /// the batch.
-    pub fn next_batch(&self, calls: u32, elapsed: u64) -> Option<u32> {
+    fn next_batch(&self, calls: u32, elapsed: u64) -> Option<u32> {
         if elapsed >= self.wanted || calls >= MAX_BATCH {
             return None;
         }

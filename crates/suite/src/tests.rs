@@ -542,6 +542,25 @@ impl Platform for SteppedClock {
     }
 }
 
+/// One SHA-256 measurement on a [`SteppedClock`] of `step`, each call
+/// costing what `cost` says.
+fn time_on_stepped_clock(step: u64, min_iterations: u32, mut cost: impl FnMut() -> u64) -> Measurement {
+    let now = std::rc::Rc::new(Cell::new(0));
+    let mut platform = SteppedClock { now: now.clone(), step };
+    let mut collected = Collected::default();
+    let mut samples = [0u64; 32];
+    let mut session = measure::Session::new(
+        &mut platform,
+        &mut collected,
+        &Settings { min_iterations, min_time_ms: 0 },
+        &mut samples,
+        1,
+    );
+    session.time(Algorithm::Sha256, Operation::Hash, || now.set(now.get() + cost()));
+    let [m] = &collected.results[..] else { panic!("{:?}", collected.results) };
+    *m
+}
+
 #[test]
 fn batched_figures_round_by_less_than_five_percent() {
     let step = 5_000;
@@ -549,19 +568,7 @@ fn batched_figures_round_by_less_than_five_percent() {
     // whole number of ticks) to just below a batch of one, and odd costs
     // that never divide the step evenly.
     for cost in [100u64, 137, 999, 1_999, 4_999, 5_001, 19_999, 33_333, 124_999, 125_001] {
-        let now = std::rc::Rc::new(Cell::new(0));
-        let mut platform = SteppedClock { now: now.clone(), step };
-        let mut collected = Collected::default();
-        let mut samples = [0u64; 32];
-        let mut session = measure::Session::new(
-            &mut platform,
-            &mut collected,
-            &Settings { min_iterations: 7, min_time_ms: 0 },
-            &mut samples,
-            1,
-        );
-        session.time(Algorithm::Sha256, Operation::Hash, || now.set(now.get() + cost));
-        let [m] = &collected.results[..] else { panic!("{:?}", collected.results) };
+        let m = &time_on_stepped_clock(step, 7, || cost);
         let calls = u64::from(m.batch.unwrap_or(1));
         // A sample spans at least 25 steps: one step of rounding is under 4%.
         assert!(calls * cost >= 25 * step, "cost {cost}: {m:?}");
@@ -575,4 +582,46 @@ fn batched_figures_round_by_less_than_five_percent() {
         within(m.max_ticks as f64, "the max");
         assert!(m.is_consistent(), "{m:?}");
     }
+}
+
+#[test]
+fn a_cold_first_call_is_not_what_a_batch_is_sized_from() {
+    // The first call costs 40 steps (code not cached, pages not touched),
+    // every later one a tenth of a step: sized from the first, a sample
+    // would be one call, read to a tenth of its true cost by the clock's
+    // rounding. The untimed warm-up call takes the cold one.
+    let step = 1_000;
+    let calls_made = Cell::new(0u32);
+    let m = time_on_stepped_clock(step, 5, || {
+        calls_made.set(calls_made.get() + 1);
+        if calls_made.get() == 1 { 40 * step } else { step / 10 }
+    });
+    let calls = m.batch.expect("batched: a warm call is a tenth of a step");
+    assert!(u64::from(calls) * step / 10 >= 25 * step, "{m:?}");
+    let mean = m.total_ticks as f64 / f64::from(m.iterations);
+    assert!((mean - 100.0).abs() < 5.0, "a warm call is 100 ticks, not {mean}: {m:?}");
+}
+
+#[test]
+fn a_batch_is_sized_by_steps_a_caller_who_awaits_can_take_one_at_a_time() {
+    let clock = Clock { ticks_per_second: 1_000_000_000, unit: TickUnit::Nanoseconds };
+    let settings = Settings { min_iterations: 3, min_time_ms: 0 };
+    // A clock that resolves a call: no warm-up, no batch.
+    assert_eq!(Rule::new(&settings, &clock, 1).start_sizing(), Sizing::Batch(1));
+    // A 100 µs clock (a browser's): warm up once, then from one call up,
+    // until a sample spans 26 steps (one of them for the rounding).
+    let rule = Rule::new(&settings, &clock, 100_000);
+    let mut step = rule.start_sizing();
+    assert_eq!(step, Sizing::WarmUp);
+    step = rule.after(step, 0);
+    assert_eq!(step, Sizing::Time(1));
+    // Below one step: grow sixteen-fold.
+    step = rule.after(step, 0);
+    assert_eq!(step, Sizing::Time(16));
+    // 16 calls in 4 steps: 26 steps want 104 calls, and one more.
+    step = rule.after(step, 400_000);
+    assert_eq!(step, Sizing::Time(105));
+    step = rule.after(step, 2_600_000);
+    assert_eq!(step, Sizing::Batch(105));
+    assert_eq!(rule.after(step, 0), Sizing::Batch(105), "done stays done");
 }
