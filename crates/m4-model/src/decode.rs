@@ -19,8 +19,9 @@ pub enum Kind {
     /// MUL, MLA, MLS, the long multiplies and their accumulating forms: one
     /// cycle on the M4 (its single-cycle 32x32 MAC).
     Multiply,
-    /// SDIV, UDIV: 2 to 12 cycles, ending early on small quotients.
-    Divide,
+    /// SDIV, UDIV of `dividend` by `divisor` (registers): 2 to 12 cycles,
+    /// ending early on small quotients (see [`crate::divide_cycles`]).
+    Divide { dividend: Reg, divisor: Reg, signed: bool },
     /// LDR, LDRB, LDRH, LDRSB, LDRSH (and their T forms), LDREX*.
     Load { dest: Reg, base: Reg, offset: Option<Reg> },
     /// STR, STRB, STRH: `register_offset` for the `[Rn, Rm]` forms.
@@ -45,6 +46,9 @@ pub enum Kind {
     FloatMultiplyAccumulate,
     /// ISB: a barrier that refills the pipeline.
     InstructionBarrier,
+    /// VMOV between two core registers and a double or two singles: two
+    /// cycles, one per word.
+    FloatTransferPair,
 }
 
 /// A decoded instruction.
@@ -181,7 +185,10 @@ fn wide(hw1: u16, hw2: u16) -> Kind {
             op2 if op2 & 0b1100001 == 0b0000001 => load_single(hw1, hw2),
             op2 if op2 & 0b1111000 == 0b0110000 => Kind::Multiply,
             op2 if op2 & 0b1111000 == 0b0111000 => match bits(hw1, 6, 4) {
-                0b001 | 0b011 => Kind::Divide,
+                // SDIV (001), UDIV (011): Rn by Rm.
+                op @ (0b001 | 0b011) => {
+                    Kind::Divide { dividend: reg(hw1, 3, 0), divisor: reg(hw2, 3, 0), signed: op == 0b001 }
+                }
                 _ => Kind::Multiply,
             },
             _ => DATA,
@@ -254,12 +261,12 @@ fn coprocessor(hw1: u16, hw2: u16) -> Kind {
     }
     match bits(hw1, 11, 8) {
         // Extension register load/store (A6.5): VLDR/VSTR when P=1 and
-        // W=0, multiples otherwise; 64-bit moves from core registers fall
-        // here too (op 0b0010x), one cycle.
+        // W=0, multiples otherwise; the 64-bit moves to and from two core
+        // registers (A6.8, op 0b0010x) fall here too.
         0b1100 | 0b1101 => {
             let (p, w) = (bits(hw1, 8, 8), bits(hw1, 5, 5));
             if bits(hw1, 8, 5) == 0b0010 {
-                DATA
+                Kind::FloatTransferPair
             } else if p == 1 && w == 0 {
                 Kind::FloatLoadStore
             } else {

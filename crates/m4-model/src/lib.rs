@@ -15,12 +15,22 @@
 //!   one for a store with an immediate offset, whatever precedes it;
 //! - three for LDRD/STRD, 1+N for LDM/STM/PUSH/POP of N registers;
 //! - 1+P for a taken branch (P the pipeline refill, [`Config::refill`]),
-//!   known from the next executed address; 1 for one not taken; 2+1+P for
-//!   TBB/TBH; a load or data operation that writes the PC adds the refill;
-//! - [`Config::divide`] for SDIV/UDIV (2 to 12 on silicon, by the
-//!   quotient's size, which an instruction stream does not show);
+//!   known from the next executed address; 1 for one not taken; 2+P for
+//!   TBB/TBH and for a load to the PC (table 3-1; 3.3.2's prose narrates
+//!   the same with a refill of three); a data operation that writes the
+//!   PC adds the refill, as POP and LDM with the PC do;
+//! - SDIV/UDIV by their operands where the caller sees them
+//!   ([`divide_cycles`], through [`Core::divide_seen`]); else
+//!   [`Config::divide`];
 //! - for the FPU, 2 for VLDR/VSTR, 1+N for VLDM/VSTM, 14 for VDIV/VSQRT, 3
-//!   for the multiply-accumulates, 1 for the rest.
+//!   for the multiply-accumulates, 2 for a VMOV of two core registers, 1
+//!   for the rest.
+//!
+//! Not modelled, each a known gap: an instruction an IT block skips is
+//! charged as if it ran (the TRM charges it one cycle, but which are
+//! skipped depends on the flags, which the block-level charging does not
+//! read); P is one figure for every branch, though silicon takes 1 to 3 by
+//! the target's alignment and width.
 //!
 //! Flash wait states ([`Config::flash_wait_states`]) are added to every
 //! refill and to every literal load, the two fetches a flash accelerator's
@@ -40,7 +50,7 @@ pub struct Config {
     /// P, the cycles a taken branch spends refilling the pipeline: 1 to 3
     /// on silicon, by the target's alignment and width.
     pub refill: u32,
-    /// SDIV and UDIV: 2 to 12 on silicon.
+    /// SDIV and UDIV where their operands are not seen: 2 to 12 on silicon.
     pub divide: u32,
     /// Wait states of the memory code runs from.
     pub flash_wait_states: u32,
@@ -93,6 +103,35 @@ pub fn straight_run(config: Config, run: &[(Insn, u32)]) -> (u64, State) {
     (core.cycles() - first, core.state())
 }
 
+/// The fewest and most cycles SDIV/UDIV take on a Cortex-M4 (TRM table
+/// 3-1: "2 to 12").
+pub const DIVIDE_CYCLES: core::ops::RangeInclusive<u32> = 2..=12;
+
+/// The cycles of SDIV/UDIV of `dividend` by `divisor` (as the registers
+/// hold them; `signed` for SDIV), from their values.
+///
+/// The TRM says only that the divide takes 2 to 12 cycles and ends early
+/// "depending on the number of leading ones and zeroes in the input
+/// operands"; ARM publishes no formula for the M4 (the Cortex-R4's manual
+/// gives `3 + (clz(B) - clz(A) + 1) / 2` for its divider). The model counts
+/// the divider's steps the same way, `clz(divisor) - clz(dividend)` (the
+/// quotient's width less one, at least 0; magnitudes for SDIV), and spreads
+/// the M4's range over them: `2 + ceil(10 steps / 31)`, so 2 for a quotient
+/// of one bit or none (and a division by zero, which returns 0 at once) and
+/// 12 for 32 bits. What it is sure of is the shape: more cycles for wider
+/// quotients, so that a division of a secret by a constant (KyberSlash)
+/// shows its dependence on the secret, as silicon does; the figures in
+/// between are an interpolation.
+pub fn divide_cycles(dividend: u32, divisor: u32, signed: bool) -> u32 {
+    let magnitude = |v: u32| if signed { (v as i32).unsigned_abs() } else { v };
+    let (a, b) = (magnitude(dividend), magnitude(divisor));
+    if b == 0 {
+        return *DIVIDE_CYCLES.start();
+    }
+    let steps = b.leading_zeros().saturating_sub(a.leading_zeros());
+    DIVIDE_CYCLES.start() + (10 * steps).div_ceil(31)
+}
+
 /// What the next instruction's cost depends on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Previous {
@@ -131,6 +170,16 @@ impl Core {
         self.previous = state.0;
     }
 
+    /// Corrects the charge of a divide whose operands have been seen (an
+    /// emulator that reads registers): it was charged [`Config::divide`]
+    /// ahead, and costs [`divide_cycles`]. Returns the correction, which
+    /// may be negative.
+    pub fn divide_seen(&mut self, dividend: u32, divisor: u32, signed: bool) -> i64 {
+        let correction = i64::from(divide_cycles(dividend, divisor, signed)) - i64::from(self.config.divide);
+        self.cycles = self.cycles.saturating_add_signed(correction);
+        correction
+    }
+
     /// Charges `insn`, executed at `address`.
     pub fn execute(&mut self, insn: &Insn, address: u32) -> Charge {
         let refill = self.config.refill + self.config.flash_wait_states;
@@ -145,15 +194,15 @@ impl Core {
         let this = match insn.kind {
             Kind::Data { writes_pc } => 1 + if writes_pc { refill } else { 0 },
             Kind::Multiply => 1,
-            Kind::Divide => self.config.divide,
+            Kind::Divide { .. } => self.config.divide,
             Kind::Load { dest, base, offset } => {
                 let mut cycles = if pipelined(base, offset) { 1 } else { 2 };
                 if base == decode::PC {
                     cycles += self.config.flash_wait_states;
                 }
                 if dest == decode::PC {
-                    // Blocking: the load, then a refill of 3 (TRM 3.3.2).
-                    2 + 3 + self.config.flash_wait_states
+                    // The load, then the refill (table 3-1: 2+P).
+                    2 + refill
                 } else {
                     next.load_dest = Some(dest);
                     cycles
@@ -185,12 +234,13 @@ impl Core {
                 next.fall_through = Some(address.wrapping_add(u32::from(insn.size)));
                 1
             }
-            Kind::TableBranch => 2 + 1 + refill,
+            Kind::TableBranch => 2 + refill,
             Kind::FloatLoadStore => 2,
             Kind::FloatMultiple { words } => 1 + u32::from(words),
             Kind::FloatDivide => 14,
             Kind::FloatMultiplyAccumulate => 3,
             Kind::InstructionBarrier => 1 + refill,
+            Kind::FloatTransferPair => 2,
         };
         self.previous = next;
         self.cycles += u64::from(this) + u64::from(previous_refill);

@@ -108,12 +108,15 @@ fn writing_the_pc_refills_the_pipeline() {
     assert_eq!(cycles(&[Op::N(0x46f7)]), 1 + P);
     // pop {r4, pc}: 1 + N + P.
     assert_eq!(cycles(&[Op::N(0xbd10)]), 1 + 2 + P);
-    // ldr pc, [sp], #4: "at least two cycles for the load, and three
-    // cycles for the pipeline reload".
-    assert_eq!(cycles(&[Op::W(0xf85d, 0xfb04)]), 5);
-    // tbb [r0, r1]: "two cycles for the load, one cycle for the add, and
-    // three cycles for the pipeline reload"; with this refill of 2, five.
-    assert_eq!(cycles(&[Op::W(0xe8d0, 0xf001)]), 2 + 1 + P);
+    // ldr pc, [sp], #4 and tbb [r0, r1]: 2 + P (table 3-1). 3.3.2's prose
+    // narrates them with a refill of three: "at least two cycles for the
+    // load, and three cycles for the pipeline reload"; POP with the PC was
+    // already 1 + N + P, so all three refill alike.
+    assert_eq!(cycles(&[Op::W(0xf85d, 0xfb04)]), 2 + P);
+    assert_eq!(cycles(&[Op::W(0xe8d0, 0xf001)]), 2 + P);
+    let slow = Config { refill: 3, flash_wait_states: 1, ..Config::default() };
+    assert_eq!(cycles_with(slow, &[Op::W(0xf85d, 0xfb04)], None), 2 + 3 + 1);
+    assert_eq!(cycles_with(slow, &[Op::W(0xe8d0, 0xf001)], None), 2 + 3 + 1);
     // isb: 1 + P.
     assert_eq!(cycles(&[Op::W(0xf3bf, 0x8f6f)]), 1 + P);
     // dmb: a barrier with nothing to wait for.
@@ -143,13 +146,47 @@ fn multiplies_take_one_cycle_and_divides_what_the_configuration_says() {
         assert_eq!(insn(&op).kind, Kind::Multiply);
         assert_eq!(cycles(&[op]), 1);
     }
-    // udiv r0, r1, r2; sdiv r0, r1, r2
-    for op in [Op::W(0xfbb1, 0xf0f2), Op::W(0xfb91, 0xf0f2)] {
-        assert_eq!(insn(&op).kind, Kind::Divide);
+    // udiv r0, r1, r2; sdiv r3, r4, r5: unseen operands, the configured 7.
+    for (op, signed) in [(Op::W(0xfbb1, 0xf0f2), false), (Op::W(0xfb94, 0xf3f5), true)] {
+        let (dividend, divisor) = if signed { (4, 5) } else { (1, 2) };
+        assert_eq!(insn(&op).kind, Kind::Divide { dividend, divisor, signed });
         assert_eq!(cycles(&[op]), 7);
     }
     let fast = Config { divide: 2, ..Config::default() };
     assert_eq!(cycles_with(fast, &[Op::W(0xfbb1, 0xf0f2)], None), 2);
+}
+
+#[test]
+fn a_divide_whose_operands_are_seen_costs_by_its_quotient_s_width() {
+    // The ends of the TRM's 2 to 12: a quotient of at most one bit, and
+    // of 32; a division by zero returns at once.
+    assert_eq!(divide_cycles(5, 7, false), 2);
+    assert_eq!(divide_cycles(7, 5, false), 2);
+    assert_eq!(divide_cycles(1 << 4, 1, false), 2 + 2);
+    assert_eq!(divide_cycles(u32::MAX, 1, false), 12);
+    assert_eq!(divide_cycles(123, 0, false), 2);
+    // KyberSlash's division: a coefficient times 2^d plus q/2, by q = 3329
+    // (12 bits). A small one ends sooner than a large one.
+    let kyberslash = |coefficient: u32| divide_cycles((coefficient << 4) + 1664, 3329, false);
+    assert!(kyberslash(1) < kyberslash(3328), "{} {}", kyberslash(1), kyberslash(3328));
+    assert_eq!((kyberslash(1), kyberslash(3328)), (2, 4));
+    // SDIV by magnitudes: -2^31 / 1 is as wide as 2^31 / 1.
+    assert_eq!(divide_cycles(i32::MIN as u32, 1, true), divide_cycles(1 << 31, 1, false));
+    assert_eq!(divide_cycles((-7i32) as u32, 5, true), divide_cycles(7, 5, false));
+    // Every width lands in the range, rising with it.
+    let mut last = 0;
+    for shift in 0..32 {
+        let cycles = divide_cycles(1 << shift, 1, false);
+        assert!(DIVIDE_CYCLES.contains(&cycles) && cycles >= last, "{shift}: {cycles}");
+        last = cycles;
+    }
+    // Seen after it was charged the configured 7: corrected to its own.
+    let mut core = Core::new(Config::default());
+    core.execute(&insn(&Op::W(0xfbb1, 0xf0f2)), 0x1000);
+    assert_eq!(core.divide_seen(u32::MAX, 1, false), 12 - 7);
+    assert_eq!(core.cycles(), 12);
+    assert_eq!(core.divide_seen(1, 3, false), 2 - 7);
+    assert_eq!(core.cycles(), 7);
 }
 
 #[test]
@@ -160,6 +197,12 @@ fn the_fpu_s_loads_divides_and_accumulates() {
     assert_eq!(cycles(&[Op::W(0xee80, 0x0a81)]), 14);
     assert_eq!(cycles(&[Op::W(0xee30, 0x0a81)]), 1);
     assert_eq!(cycles(&[Op::W(0xee00, 0x0a81)]), 3);
+    // vmov r0, r1, d0 and vmov d0, r0, r1: two words, two cycles; vmov
+    // r0, s0 one.
+    assert_eq!(insn(&Op::W(0xec51, 0x0b10)).kind, Kind::FloatTransferPair);
+    assert_eq!(cycles(&[Op::W(0xec51, 0x0b10)]), 2);
+    assert_eq!(cycles(&[Op::W(0xec41, 0x0b10)]), 2);
+    assert_eq!(cycles(&[Op::W(0xee10, 0x0a10)]), 1);
 }
 
 #[test]

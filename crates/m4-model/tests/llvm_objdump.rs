@@ -75,6 +75,10 @@ fn expected(mnemonic: &str, operands: &str) -> Kind {
                 Kind::FloatMultiple { words: list_words(operands).unwrap_or(0) }
             }
             _ if is(m, "vldr") || is(m, "vstr") => Kind::FloatLoadStore,
+            // `vmov r0, r1, d0`, `vmov s0, s1, r0, r1`: two core registers.
+            _ if is(m, "vmov") && operands.split(',').filter(|o| register(o).is_some()).count() == 2 => {
+                Kind::FloatTransferPair
+            }
             _ if is(m, "vdiv") || is(m, "vsqrt") => Kind::FloatDivide,
             _ if ["vmla", "vmls", "vnmla", "vnmls", "vfma", "vfms", "vfnma", "vfnms"]
                 .iter()
@@ -108,8 +112,15 @@ fn expected(mnemonic: &str, operands: &str) -> Kind {
         let register_offset = inside.split([',', ']']).nth(1).is_some_and(|p| register(p).is_some());
         return Kind::Store { register_offset };
     }
-    if m == "sdiv" || m == "udiv" || is(m, "sdiv") || is(m, "udiv") {
-        return Kind::Divide;
+    if is(m, "sdiv") || is(m, "udiv") {
+        // `udiv r0, r1, r2`, or `udiv r0, r2` for `r0 = r0 / r2`.
+        let registers: Vec<u8> = operands.split(',').map(|o| register(o).unwrap_or(255)).collect();
+        let (dividend, divisor) = match registers[..] {
+            [_, n, m] => (n, m),
+            [d, m] => (d, m),
+            _ => (255, 255),
+        };
+        return Kind::Divide { dividend, divisor, signed: m.starts_with('s') };
     }
     const MULTIPLIES: [&str; 13] = [
         "mul", "mla", "mls", "umull", "smull", "umlal", "smlal", "umaal", "smul", "smla", "smls", "smm",
