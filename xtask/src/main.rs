@@ -59,6 +59,7 @@ mod log;
 mod needs;
 mod peers;
 mod postgres;
+mod qemu_10;
 mod setup;
 mod supply_chain;
 #[cfg(test)]
@@ -217,10 +218,25 @@ impl Project {
     fn build_timing_model(&self) -> Result<()> {
         step("the Cortex-M4 timing model's QEMU plugin");
         run(cargo_host(self).args(["build", "--release", "--package", "pqbench-qemu-m4-plugin"]))?;
-        let place = self.dist().join(pqbench_boards::TIMING_MODEL_PLUGIN);
+        self.place_plugin(&self.target, pqbench_boards::TIMING_MODEL_PLUGIN)?;
+        // The API 2 build (QEMU 9 and later) in a target folder of its own,
+        // so neither build undoes the other's (the plugin's tests build it
+        // there too).
+        let api_2 = self.target.join("plugin-api-2");
+        run(cargo_host(self)
+            .args(["build", "--release", "--package", "pqbench-qemu-m4-plugin", "--features", "api-v2"])
+            .arg("--target-dir")
+            .arg(&api_2))?;
+        self.place_plugin(&api_2, pqbench_boards::TIMING_MODEL_PLUGIN_API_2)
+    }
+
+    /// The plugin cargo built in `target` into `<dist>/<place>`, whole.
+    fn place_plugin(&self, target: &Path, place: &str) -> Result<()> {
+        let place = self.dist().join(place);
         let file = place.file_name().context("the plugin's file name")?;
         let part = place.with_extension("so.part");
-        copy(&self.target.join("release").join(file), &part)?;
+        std::fs::create_dir_all(place.parent().context("the plugin's folder")?)?;
+        copy(&target.join("release").join(file), &part)?;
         std::fs::rename(&part, &place)?;
         Ok(())
     }

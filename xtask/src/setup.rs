@@ -77,6 +77,7 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     }
     if for_tests {
         kat_python(project)?;
+        crate::qemu_10::ensure(project)?;
     }
     Ok(cross)
 }
@@ -153,21 +154,23 @@ fn npm_packages_installed(dir: &Path) -> Result<bool> {
 
 pub(crate) fn apt_install(packages: &[&str]) -> Result<()> {
     step(&format!("installing {}", packages.join(" ")));
-    let root = running_as_root();
-    let apt = |args: &[&str]| -> Result<()> {
-        let mut command = if root { Command::new("apt-get") } else { Command::new("sudo") };
-        if !root {
-            command.arg("apt-get");
-        }
-        run(command.env("DEBIAN_FRONTEND", "noninteractive").args(args))
-    };
-    if !root && !on_path("sudo") {
+    if !running_as_root() && !on_path("sudo") {
         bail!("install these Debian packages as root: {}", packages.join(" "));
     }
-    apt(&["update", "-qq"])?;
+    apt_get(&["update", "-qq"])?;
     let mut args = vec!["install", "-y", "-qq", "--no-install-recommends"];
     args.extend_from_slice(packages);
-    apt(&args)
+    apt_get(&args)
+}
+
+/// `apt-get ARGS` as root (through sudo unless this is root).
+pub(crate) fn apt_get(args: &[&str]) -> Result<()> {
+    let root = running_as_root();
+    let mut command = if root { Command::new("apt-get") } else { Command::new("sudo") };
+    if !root {
+        command.arg("apt-get");
+    }
+    run(command.env("DEBIAN_FRONTEND", "noninteractive").args(args))
 }
 
 pub(crate) fn running_as_root() -> bool {

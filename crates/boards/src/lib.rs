@@ -142,8 +142,12 @@ pub struct Variant {
 pub const DEFAULT_VARIANT: &str = "opt-s";
 
 /// Where in a dist folder (beside `firmware/`) the Cortex-M4 timing model's
-/// QEMU plugin is: the emulated boards run under it where it is built.
+/// QEMU plugin is: the emulated boards run under it where it is built. This
+/// build speaks plugin API 1, which QEMU 7.2 to 8.2 load.
 pub const TIMING_MODEL_PLUGIN: &str = "qemu/libpqbench_qemu_m4_plugin.so";
+/// The same plugin built for plugin API 2, which QEMU 9.0 and later load
+/// (they refuse API 1); it also charges each divide by its operands.
+pub const TIMING_MODEL_PLUGIN_API_2: &str = "qemu/plugin-api-2/libpqbench_qemu_m4_plugin.so";
 /// The image a board on a debug probe is flashed with; a probe run of any
 /// board runs it, whatever variant the request names.
 pub const PROBE_VARIANT: &str = "opt-s-defmt-rtt";

@@ -32,8 +32,6 @@ pub use pqbench_boards::{
     Board as CatalogueBoard, DEFAULT_VARIANT, PROBE_VARIANT, QemuMachine, VARIANTS, Variant,
 };
 
-pub(crate) const QEMU: &str = "qemu-system-arm";
-
 /// The boards the host runs under QEMU itself.
 pub fn emulated() -> impl Iterator<Item = (&'static CatalogueBoard, &'static QemuMachine)> {
     BOARDS.iter().filter_map(|board| Some((board, board.qemu()?)))
@@ -79,7 +77,10 @@ pub enum BoardError {
     /// Missing, but this host's build is making it (`cargo xtask dev`).
     #[error("{0}")]
     ImageBuilding(String),
-    #[error("{QEMU} is not installed: `cargo xtask setup` installs it")]
+    #[error(
+        "qemu-system-arm is not installed (or {} names no file): `cargo xtask setup` installs it",
+        crate::qemu::QEMU_VAR
+    )]
     NoQemu,
     #[error("starting QEMU: {0}")]
     Qemu(String),
@@ -242,7 +243,7 @@ impl Boards {
         let builds = building::in_progress(&self.firmware_dir);
         let building = |board: &CatalogueBoard| builds.as_ref().and_then(|b| building::progress(b, board));
         let mut boards = Vec::new();
-        if find_on_path(QEMU).is_some() {
+        if crate::qemu::program().is_some() {
             for (board, qemu) in emulated() {
                 let building = building(board);
                 let built = self.has_image(board, DEFAULT_VARIANT);
@@ -371,7 +372,7 @@ impl Boards {
     /// Why each known board is not listed, for `pqbench boards`.
     pub fn missing(&self) -> Vec<BoardError> {
         let mut missing = Vec::new();
-        if find_on_path(QEMU).is_none() {
+        if crate::qemu::program().is_none() {
             missing.push(BoardError::NoQemu);
         } else {
             missing.extend(
@@ -416,7 +417,7 @@ impl Boards {
                 })?;
                 // Made for this board, but not built (yet, or it did not fit).
                 let image = self.built(board, variant, image)?;
-                if find_on_path(QEMU).is_none() {
+                if crate::qemu::program().is_none() {
                     return Err(BoardError::NoQemu);
                 }
                 let framing = if named.transport == Transport::Text { Framing::Text } else { Framing::Defmt };
@@ -485,8 +486,4 @@ impl Boards {
             unplugged: watched.unplugged(),
         })
     }
-}
-
-fn find_on_path(program: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(program)).find(|p| p.is_file())
 }

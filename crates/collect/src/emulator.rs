@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::boards::{BoardError, QEMU, QemuMachine};
+use crate::boards::{BoardError, QemuMachine};
 use crate::timing_model::TimingModelPlugin;
 
 /// A running QEMU and the pseudo-terminal of its console UART.
@@ -41,7 +41,7 @@ impl Emulator {
         image: &Path,
         options: &EmulatorOptions,
     ) -> Result<Emulator, BoardError> {
-        let mut command = Command::new(QEMU);
+        let mut command = Command::new(crate::qemu::program().ok_or(BoardError::NoQemu)?);
         command.args(["-machine", machine.machine]);
         if let Some(cpu) = machine.cpu {
             command.args(["-cpu", cpu]);

@@ -33,6 +33,7 @@ pub mod ports;
 #[cfg(feature = "probe-rs")]
 pub mod probe;
 mod probe_wiring;
+pub mod qemu;
 pub mod record;
 pub mod runner;
 pub mod timing_model;

@@ -249,7 +249,7 @@ impl PreparedRun {
         collector.timing_model = options
             .timing_model
             .as_ref()
-            .map(|m| std::sync::Mutex::new(TimingModel::new(m.counts.clone(), &image.bytes)));
+            .map(|m| std::sync::Mutex::new(TimingModel::new(m.counts.clone(), m.parameters, &image.bytes)));
         let counted = Counted::default();
         // Cancelling drops the collection mid-way, and only it: the emulator
         // is still owned here and is stopped below either way, rather than

@@ -18,6 +18,9 @@ use pqbench_types::{BenchResult, FunctionCycles, Measurement, ModelEstimate, Sta
 /// The model's parameters pqbench runs it with: the manual's typical
 /// refill and divide, and no wait states, as pqm4 measures.
 pub const PARAMETERS: &str = "refill=2,divide=7,wait_states=0";
+/// How an estimate names them where the plugin read each divide's operands
+/// (QEMU 9 and later) and charged it by them rather than the fixed 7.
+pub const PARAMETERS_DIVIDES_SEEN: &str = "refill=2,divide=by-operands,wait_states=0";
 
 /// How many functions an estimate names.
 const FUNCTIONS: usize = 12;
@@ -27,18 +30,28 @@ const FUNCTIONS: usize = 12;
 pub struct TimingModelPlugin {
     pub plugin: PathBuf,
     pub counts: PathBuf,
+    /// Its parameters, as each estimate names them.
+    pub parameters: &'static str,
 }
 
 impl TimingModelPlugin {
-    /// The plugin beside `firmware_dir` (`<dist>/qemu/`), if it is built,
-    /// with a counts file of this run's own in the system's temporary folder.
+    /// The plugin beside `firmware_dir` (`<dist>/qemu/`) in the build the
+    /// QEMU that will run loads, if it is built, with a counts file of this
+    /// run's own in the system's temporary folder.
     pub fn beside(firmware_dir: &Path) -> Option<TimingModelPlugin> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static RUNS: AtomicU64 = AtomicU64::new(0);
-        let plugin = firmware_dir.parent()?.join(pqbench_boards::TIMING_MODEL_PLUGIN);
+        let version = crate::qemu::program().and_then(|qemu| crate::qemu::version(&qemu));
+        let build = crate::qemu::plugin_for(version);
+        let plugin = firmware_dir.parent()?.join(build);
+        let parameters = if build == pqbench_boards::TIMING_MODEL_PLUGIN_API_2 {
+            PARAMETERS_DIVIDES_SEEN
+        } else {
+            PARAMETERS
+        };
         let run = RUNS.fetch_add(1, Ordering::Relaxed);
         let counts = std::env::temp_dir().join(format!("pqbench-m4-model-{}-{run}.txt", std::process::id()));
-        plugin.is_file().then_some(TimingModelPlugin { plugin, counts })
+        plugin.is_file().then_some(TimingModelPlugin { plugin, counts, parameters })
     }
 
     /// QEMU's `-plugin` argument.
@@ -62,6 +75,7 @@ pub enum TimingModelError {
 /// One run's counts, read as they grow.
 pub struct TimingModel {
     counts: PathBuf,
+    parameters: &'static str,
     read: u64,
     reader: Reader,
     pending: VecDeque<OperationCounts>,
@@ -69,10 +83,12 @@ pub struct TimingModel {
 }
 
 impl TimingModel {
-    /// For a run of `image`, whose plugin writes `counts`.
-    pub fn new(counts: PathBuf, image: &[u8]) -> TimingModel {
+    /// For a run of `image`, whose plugin writes `counts` and runs with
+    /// `parameters`.
+    pub fn new(counts: PathBuf, parameters: &'static str, image: &[u8]) -> TimingModel {
         TimingModel {
             counts,
+            parameters,
             read: 0,
             reader: Reader::new(),
             pending: VecDeque::new(),
@@ -150,7 +166,7 @@ impl TimingModel {
                     cycles_per_op: cycles as f64 / calls,
                 })
                 .collect(),
-            parameters: PARAMETERS.to_string(),
+            parameters: self.parameters.to_string(),
         }
     }
 }
@@ -262,7 +278,7 @@ mod tests {
             std::env::temp_dir().join(format!("pqbench-model-test-{}-{}", std::process::id(), blocks.len()));
         let text: String = blocks.iter().map(OperationCounts::render).collect();
         std::fs::write(&path, text).unwrap();
-        (TimingModel::new(path.clone(), &[]), path)
+        (TimingModel::new(path.clone(), PARAMETERS, &[]), path)
     }
 
     #[test]

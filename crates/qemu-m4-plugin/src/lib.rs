@@ -1,6 +1,9 @@
 //! A QEMU TCG plugin that charges every instruction an emulated Cortex-M4
 //! executes its cost in pqbench's Cortex-M4 timing model
-//! (`pqbench-m4-model`), for QEMU 7.2's plugin API (version 1):
+//! (`pqbench-m4-model`). Built twice: for plugin API 1 (QEMU 7.2 to 8.2),
+//! and with the `api-v2` feature for API 2 and later (QEMU 9.0 on, which
+//! refuses API 1), where it also reads each SDIV/UDIV's operands and
+//! charges it by them (`pqbench_m4_model::divide_cycles`):
 //!
 //! ```text
 //! qemu-system-arm -M mps2-an386 -kernel image.elf \
@@ -19,6 +22,8 @@
 //! The counts follow the executed instructions alone, so one image run
 //! twice gives the same figures.
 
+#[cfg(feature = "api-v2")]
+mod divides;
 mod ffi;
 
 use std::collections::{BTreeMap, HashMap};
@@ -27,15 +32,19 @@ use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use pqbench_m4_model::counts::{OperationCounts, Sample};
-use pqbench_m4_model::{Config, Core, Insn, State, decode, straight_run};
+use pqbench_m4_model::{Config, Core, Insn, Kind, Reg, State, decode, straight_run};
 
-/// The plugin API version this plugin is written against: QEMU checks it.
+/// The plugin API version this plugin is written against: QEMU checks it
+/// against the range it accepts (QEMU 7.2: 0 to 1; QEMU 10: 2 to 4).
 #[unsafe(no_mangle)]
-pub static qemu_plugin_version: c_int = 1;
+pub static qemu_plugin_version: c_int = if cfg!(feature = "api-v2") { 2 } else { 1 };
+
+/// Whether this QEMU's `qemu_plugin_insn_data` copies (API 3 and later).
+static INSN_DATA_COPIED: AtomicBool = AtomicBool::new(false);
 
 /// The plugin's options: `-plugin LIB,KEY=VALUE,...`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +112,26 @@ struct Marker {
     tail_instructions: u64,
 }
 
+/// A divide inside a block, whose operands the plugin reads as it
+/// executes where QEMU allows (`divides.rs`).
+#[cfg_attr(not(feature = "api-v2"), expect(dead_code, reason = "operands are read from API 2 on"))]
+struct DivideSite {
+    dividend: Reg,
+    divisor: Reg,
+    signed: bool,
+    block: &'static Block,
+}
+
+/// A translated block as worked out once: its charges, its marks, its
+/// divides.
+#[derive(Clone)]
+struct WorkedOut {
+    block: &'static Block,
+    markers: Vec<&'static Marker>,
+    #[cfg_attr(not(feature = "api-v2"), expect(dead_code, reason = "operands are read from API 2 on"))]
+    divides: Vec<&'static DivideSite>,
+}
+
 /// The suite's marks (`pqbench_suite::Mark`), by their `DBG` number.
 const OPERATION_START: u8 = 1;
 const SAMPLE_START: u8 = 2;
@@ -123,7 +152,7 @@ struct Plugin {
     out: Option<File>,
     /// Each block worked out once, by its address and bytes: QEMU
     /// translates a block again after a flush, or cut short for `-icount`.
-    blocks: HashMap<(u32, u64), (&'static Block, Vec<&'static Marker>)>,
+    blocks: HashMap<(u32, u64), WorkedOut>,
     /// The block executed last, which a taken branch's refill is charged
     /// to once the next block's address shows it was taken.
     previous: Option<&'static Block>,
@@ -144,6 +173,16 @@ impl Plugin {
             }
         }
         self.previous = Some(block);
+    }
+
+    /// A divide at `site` is about to run on these operands: its charge,
+    /// made ahead with the block, corrected to what they cost.
+    #[cfg_attr(not(feature = "api-v2"), expect(dead_code, reason = "operands are read from API 2 on"))]
+    fn divide(&mut self, site: &DivideSite, dividend: u32, divisor: u32) {
+        let correction = self.core.divide_seen(dividend, divisor, site.signed);
+        if self.sample_start.is_some() {
+            site.block.cycles.fetch_add(correction, Ordering::Relaxed);
+        }
     }
 
     fn marker(&mut self, marker: &Marker) {
@@ -186,7 +225,7 @@ impl Plugin {
     /// cleared.
     fn take_blocks(&mut self) -> Vec<(u32, u64)> {
         let mut at = BTreeMap::new();
-        for (block, _) in self.blocks.values() {
+        for WorkedOut { block, .. } in self.blocks.values() {
             let cycles = block.cycles.swap(0, Ordering::Relaxed);
             if cycles > 0 {
                 *at.entry(block.address).or_insert(0) += cycles as u64;
@@ -196,7 +235,7 @@ impl Plugin {
     }
 
     fn clear_blocks(&mut self) {
-        for (block, _) in self.blocks.values() {
+        for WorkedOut { block, .. } in self.blocks.values() {
             block.cycles.store(0, Ordering::Relaxed);
         }
     }
@@ -241,10 +280,14 @@ fn say(text: &str) {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn qemu_plugin_install(
     id: ffi::PluginId,
-    _info: *const ffi::Info,
+    info: *const ffi::Info,
     argc: c_int,
     argv: *const *const c_char,
 ) -> c_int {
+    // SAFETY: QEMU's description of itself, valid for this call.
+    if let Some(info) = unsafe { info.as_ref() } {
+        INSN_DATA_COPIED.store(info.version_cur >= 3, Ordering::Relaxed);
+    }
     let count = usize::try_from(argc).unwrap_or(0);
     let args: Vec<String> = (0..count)
         // SAFETY: QEMU's `argc` strings, alive for this call.
@@ -278,7 +321,31 @@ pub unsafe extern "C" fn qemu_plugin_install(
         ffi::qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
         ffi::qemu_plugin_register_atexit_cb(id, exited, std::ptr::null_mut());
     }
+    #[cfg(feature = "api-v2")]
+    divides::install(id);
     0
+}
+
+/// An instruction's bytes (at most 4: a Thumb instruction's), by whichever
+/// form of `qemu_plugin_insn_data` this QEMU has.
+///
+/// # Safety
+///
+/// `insn` is QEMU's, inside the translation callback.
+unsafe fn insn_bytes(insn: *mut ffi::Insn) -> Option<([u8; 4], usize)> {
+    let size = unsafe { ffi::qemu_plugin_insn_size(insn) }.min(4);
+    let mut bytes = [0u8; 4];
+    if INSN_DATA_COPIED.load(Ordering::Relaxed) {
+        let copied = unsafe { ffi::insn_data_copied(insn, bytes.as_mut_ptr().cast::<c_void>(), size) };
+        (copied == size).then_some((bytes, size))
+    } else {
+        let data = unsafe { ffi::insn_data_pointer(insn) }.cast::<u8>();
+        if data.is_null() {
+            return None;
+        }
+        bytes[..size].copy_from_slice(unsafe { std::slice::from_raw_parts(data, size) });
+        Some((bytes, size))
+    }
 }
 
 /// A block is translated: it is worked out (or found, if it was before)
@@ -289,15 +356,12 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
     let count = unsafe { ffi::qemu_plugin_tb_n_insns(tb) };
     let mut run: Vec<(Insn, u32)> = Vec::with_capacity(count);
     let mut marks: Vec<(usize, u8, *mut ffi::Insn)> = Vec::new();
+    let mut divides: Vec<(usize, *mut ffi::Insn)> = Vec::new();
     let mut key = std::hash::DefaultHasher::new();
     for index in 0..count {
         let insn = unsafe { ffi::qemu_plugin_tb_get_insn(tb, index) };
-        let size = unsafe { ffi::qemu_plugin_insn_size(insn) }.min(4);
-        let data = unsafe { ffi::qemu_plugin_insn_data(insn) }.cast::<u8>();
-        if data.is_null() {
-            continue;
-        }
-        let bytes = unsafe { std::slice::from_raw_parts(data, size) };
+        let Some((bytes, size)) = (unsafe { insn_bytes(insn) }) else { continue };
+        let bytes = &bytes[..size];
         // The M-profile's addresses are 32 bits.
         let address = unsafe { ffi::qemu_plugin_insn_vaddr(insn) } as u32;
         let Some(decoded) = decode(bytes) else { continue };
@@ -305,15 +369,18 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
         if let Some(mark) = dbg_hint(bytes) {
             marks.push((run.len(), mark, insn));
         }
+        if let Kind::Divide { .. } = decoded.kind {
+            divides.push((run.len(), insn));
+        }
         run.push((decoded, address));
     }
     let Some(&(first, address)) = run.first() else { return };
     let key = (address, key.finish());
-    let (block, markers) = {
+    let worked = {
         let mut plugin = plugin();
         let Some(plugin) = plugin.as_mut() else { return };
         let config = plugin.core.config();
-        plugin.blocks.entry(key).or_insert_with(|| worked_out(config, first, &run, &marks)).clone()
+        plugin.blocks.entry(key).or_insert_with(|| worked_out(config, first, &run, &marks, &divides)).clone()
     };
     // SAFETY: the block and its markers live as long as the process.
     unsafe {
@@ -321,9 +388,9 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
             tb,
             block_executed,
             ffi::CB_NO_REGS,
-            (block as *const Block).cast_mut().cast::<c_void>(),
+            (worked.block as *const Block).cast_mut().cast::<c_void>(),
         );
-        for (marker, (_, _, insn)) in markers.iter().zip(&marks) {
+        for (marker, (_, _, insn)) in worked.markers.iter().zip(&marks) {
             ffi::qemu_plugin_register_vcpu_insn_exec_cb(
                 *insn,
                 marker_executed,
@@ -332,16 +399,21 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
             );
         }
     }
+    #[cfg(feature = "api-v2")]
+    for (site, (_, insn)) in worked.divides.iter().zip(&divides) {
+        divides::watch(*insn, site);
+    }
 }
 
-/// A block's charges worked out ahead, and its marks with what follows
-/// each in the block; kept for the rest of the run.
+/// A block's charges worked out ahead, its marks with what follows each in
+/// the block, and its divides; kept for the rest of the run.
 fn worked_out(
     config: Config,
     first: Insn,
     run: &[(Insn, u32)],
     marks: &[(usize, u8, *mut ffi::Insn)],
-) -> (&'static Block, Vec<&'static Marker>) {
+    divides: &[(usize, *mut ffi::Insn)],
+) -> WorkedOut {
     let (rest_cycles, end) = straight_run(config, run);
     let block: &'static Block = Box::leak(Box::new(Block {
         address: run[0].1,
@@ -359,7 +431,16 @@ fn worked_out(
             &*Box::leak(Box::new(Marker { mark, block, tail_cycles, tail_instructions }))
         })
         .collect();
-    (block, markers)
+    let divides = divides
+        .iter()
+        .filter_map(|&(index, _)| match run[index].0.kind {
+            Kind::Divide { dividend, divisor, signed } => {
+                Some(&*Box::leak(Box::new(DivideSite { dividend, divisor, signed, block })))
+            }
+            _ => None,
+        })
+        .collect();
+    WorkedOut { block, markers, divides }
 }
 
 extern "C" fn block_executed(_vcpu: c_uint, data: *mut c_void) {

@@ -1,9 +1,44 @@
 //! The plugin in the real QEMU (`qemu-system-arm`, mps2-an386): a
 //! hand-assembled image runs a counted loop and ends through semihosting,
-//! and the plugin's cycles are the TRM's for that instruction stream.
+//! and the plugin's cycles are the TRM's for that instruction stream. Both
+//! builds: plugin API 1 in Debian 12's QEMU 7.2, API 2 in QEMU 10.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// A QEMU and the plugin build it loads.
+#[derive(Clone)]
+struct Emulator {
+    qemu: PathBuf,
+    plugin: PathBuf,
+}
+
+/// Debian 12's QEMU 7.2 on PATH, with the API 1 plugin cargo built for
+/// this test.
+fn qemu_7() -> Result<Emulator, pqbench_test_needs::Missing> {
+    Ok(Emulator { qemu: qemu()?, plugin: plugin() })
+}
+
+/// QEMU 10 with the API 2 plugin, built here by cargo into a target folder
+/// of its own (`<target>/plugin-api-2`, where `cargo xtask` builds it too),
+/// so the test runs the code as it is.
+fn qemu_10() -> Result<Emulator, pqbench_test_needs::Missing> {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    let qemu = pqbench_test_needs::qemu_10()?;
+    let plugin = BUILT.get_or_init(|| {
+        let target = pqbench_test_needs::dist().parent().unwrap().join("plugin-api-2");
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--release", "--package", "pqbench-qemu-m4-plugin", "--features", "api-v2"])
+            .arg("--target-dir")
+            .arg(&target)
+            .status()
+            .unwrap();
+        assert!(status.success(), "building the API 2 plugin");
+        target.join("release/libpqbench_qemu_m4_plugin.so")
+    });
+    Ok(Emulator { qemu, plugin: plugin.clone() })
+}
 
 /// The plugin cargo built for this test: beside it in `deps/` (or, built
 /// by `cargo build`, one folder up).
@@ -101,28 +136,20 @@ fn qemu() -> Result<PathBuf, pqbench_test_needs::Missing> {
 }
 
 fn run(dir: &Path, options: &str) -> Output {
-    run_image(dir, &counted_loop(), options)
+    run_image(&qemu_7().unwrap(), dir, &counted_loop(), options)
 }
 
-fn run_image(dir: &Path, image: &[u8], options: &str) -> Output {
+fn run_image(emulator: &Emulator, dir: &Path, image: &[u8], options: &str) -> Output {
     let kernel = dir.join("loop.bin");
     std::fs::write(&kernel, image).unwrap();
-    let mut plugin = format!("{}", plugin().display());
+    let mut plugin = format!("{}", emulator.plugin.display());
     if !options.is_empty() {
         plugin = format!("{plugin},{options}");
     }
     Command::new("timeout")
-        .args([
-            "30",
-            "qemu-system-arm",
-            "-M",
-            "mps2-an386",
-            "-nographic",
-            "-monitor",
-            "none",
-            "-serial",
-            "none",
-        ])
+        .arg("30")
+        .arg(&emulator.qemu)
+        .args(["-M", "mps2-an386", "-nographic", "-monitor", "none", "-serial", "none"])
         // The plugin speaks through QEMU's log, which `-d plugin` shows.
         .args([
             "-d",
@@ -140,8 +167,12 @@ fn run_image(dir: &Path, image: &[u8], options: &str) -> Output {
 }
 
 fn counts(dir: &Path, options: &str) -> (u64, u64) {
+    counts_of(&qemu_7().unwrap(), dir, &counted_loop(), options)
+}
+
+fn counts_of(emulator: &Emulator, dir: &Path, image: &[u8], options: &str) -> (u64, u64) {
     let out = dir.join("counts.txt");
-    let output = run(dir, &format!("out={}{options}", out.display()));
+    let output = run_image(emulator, dir, image, &format!("out={}{options}", out.display()));
     assert!(output.status.success(), "qemu: {output:?}");
     let text = std::fs::read_to_string(&out).unwrap();
     let value = |key: &str| {
@@ -171,14 +202,10 @@ fn a_counted_loop_costs_what_the_trm_says_and_the_same_every_run() {
 #[test]
 fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
     pqbench_test_needs::require!(qemu());
-    use pqbench_m4_model::counts::{Reader, Sample};
+    use pqbench_m4_model::counts::Sample;
 
     let dir = tempfile_dir();
-    let out = dir.join("marked.txt");
-    let output = run_image(&dir, &marked_loop(), &format!("out={}", out.display()));
-    assert!(output.status.success(), "qemu: {output:?}");
-    let mut reader = Reader::new();
-    let operations = reader.feed(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let operations = marked_counts(&qemu_7().unwrap(), &dir);
     assert_eq!(operations.len(), 1);
     // After DBG #2: movs, mov.w (1 + 1), the loop (10 x (2 + 1 + 1) and
     // 9 refills of 2), DBG #3 (1); 2 + 30 + 1 instructions.
@@ -194,7 +221,85 @@ fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
     assert_eq!(at.values().sum::<u64>(), 2 * sample.cycles);
     let expected = [(0x40, 6 + 2), (0x46, 6 + 2), (0x50, 2 * (9 * 4 + 8 * 2)), (0x56, 2)];
     assert_eq!(at, expected.into_iter().collect());
+}
+
+/// The marked loop's blocks of counts, read back.
+fn marked_counts(emulator: &Emulator, dir: &Path) -> Vec<pqbench_m4_model::counts::OperationCounts> {
+    let out = dir.join("marked.txt");
+    let output = run_image(emulator, dir, &marked_loop(), &format!("out={}", out.display()));
+    assert!(output.status.success(), "qemu: {output:?}");
+    let mut reader = pqbench_m4_model::counts::Reader::new();
+    let operations = reader.feed(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert!(reader.total_cycles.is_some());
+    operations
+}
+
+#[test]
+fn both_plugin_builds_count_alike_on_their_qemus_where_nothing_divides() {
+    let old = pqbench_test_needs::require!(qemu_7());
+    let new = pqbench_test_needs::require!(qemu_10());
+    let dir = tempfile_dir();
+    for options in ["", ",refill=1", ",wait_states=5"] {
+        let on_7 = counts_of(&old, &dir, &counted_loop(), options);
+        assert_eq!(counts_of(&new, &dir, &counted_loop(), options), on_7, "{options}");
+    }
+    assert_eq!(marked_counts(&new, &dir), marked_counts(&old, &dir));
+}
+
+/// A loop of ten `udiv r0, r4, r5` with r4 = `dividend`, r5 = `divisor`:
+///
+/// ```text
+///        movw  r4, #lo(dividend)
+///        movt  r4, #hi(dividend)
+///        movs  r5, #divisor       @ divisor < 256
+///        movs  r3, #10
+/// loop:  udiv  r0, r4, r5
+///        subs  r3, #1
+///        bne   loop
+///        (the semihosting exit)
+/// ```
+fn divide_loop(dividend: u32, divisor: u8) -> Vec<u8> {
+    let [movw, movt] = [dividend as u16, (dividend >> 16) as u16].map(|half| {
+        let (i, imm4, imm3, imm8) = (half >> 11 & 1, half >> 12, half >> 8 & 7, half & 0xff);
+        (i << 10 | imm4, imm3 << 12 | 4 << 8 | imm8)
+    });
+    let halfwords = [
+        0xf240 | movw.0,
+        movw.1,
+        0xf2c0 | movt.0,
+        movt.1,
+        0x2500 | u16::from(divisor), // movs r5, #divisor
+        0x230a,                      // movs r3, #10
+        0xfbb4,
+        0xf0f5, // loop: udiv r0, r4, r5
+        0x3b01, // subs r3, #1
+        0xd1fb, // bne loop
+        0x2018, // movs r0, #0x18
+        0xf240,
+        0x0126, // movw r1, #0x26
+        0xf2c0,
+        0x0102, // movt r1, #2
+        0xbeab, // bkpt #0xab
+    ];
+    image(&halfwords.iter().flat_map(|h| h.to_le_bytes()).collect::<Vec<u8>>())
+}
+
+#[test]
+fn on_qemu_10_a_divide_costs_by_its_operands_and_on_7_2_what_the_option_says() {
+    let old = pqbench_test_needs::require!(qemu_7());
+    let new = pqbench_test_needs::require!(qemu_10());
+    let dir = tempfile_dir();
+    // A 32-bit quotient (12 cycles) against one of no bits (2 cycles),
+    // each ten times, in the same instructions.
+    let wide = counts_of(&new, &dir, &divide_loop(u32::MAX, 1), "");
+    let narrow = counts_of(&new, &dir, &divide_loop(5, 7), "");
+    assert_eq!(wide.1, narrow.1, "the same instructions");
+    assert_eq!(wide.0 - narrow.0, 10 * (12 - 2), "{wide:?} {narrow:?}");
+    // QEMU 7.2 lets no plugin read registers: each divide is the option's.
+    let unseen = counts_of(&old, &dir, &divide_loop(u32::MAX, 1), "");
+    assert_eq!(unseen, counts_of(&old, &dir, &divide_loop(5, 7), ""));
+    assert_eq!(unseen.0 - narrow.0, 10 * (7 - 2), "{unseen:?} {narrow:?}");
+    assert_eq!(counts_of(&old, &dir, &divide_loop(5, 7), ",divide=2"), narrow);
 }
 
 #[test]

@@ -169,6 +169,27 @@ pub fn postgres() -> Result<String, Missing> {
     }
 }
 
+/// Where `cargo xtask setup --tests` unpacks QEMU 10 (from Debian's
+/// bookworm-backports), beside Debian 12's QEMU 7.2: the folder's
+/// `usr/bin/qemu-system-arm`.
+pub const QEMU_10_VAR: &str = "PQBENCH_QEMU_10";
+
+/// QEMU 10's `qemu-system-arm`: [`QEMU_10_VAR`], or where setup unpacks it
+/// (`<target>/qemu-10`, beside [`dist`]).
+pub fn qemu_10() -> Result<PathBuf, Missing> {
+    let path = std::env::var_os(QEMU_10_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dist().parent().unwrap_or(Path::new(".")).join("qemu-10/usr/bin/qemu-system-arm"));
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(Missing::new(
+            format!("QEMU 10 ({})", path.display()),
+            "`cargo xtask setup --tests` unpacks qemu-system-arm from bookworm-backports there",
+        ))
+    }
+}
+
 /// A program on PATH, by the first of `names` found there.
 pub fn program(names: &[&str], how: &str) -> Result<PathBuf, Missing> {
     let path = std::env::var_os("PATH").unwrap_or_default();

@@ -51,8 +51,9 @@ pub const BASELINE_RUNS: usize = 5;
 pub enum Model {
     /// Slower when the mean per call rose by more than `percent`.
     Percent { percent: f64 },
-    /// Slower when Welch's t-test rejects equal means at level `alpha`
-    /// (two-sided) and the mean rose; exact figures by the deterministic rule.
+    /// Slower when a t-test of the run's mean against the earlier runs'
+    /// means rejects equality at level `alpha` (two-sided) and the mean
+    /// rose; exact figures by the deterministic rule.
     Welch { alpha: f64 },
 }
 

@@ -38,11 +38,13 @@ pub struct ServerOptions<'a> {
     /// on its port is the same server to the store (its runs' leases).
     pub port: Option<u16>,
     pub extra: &'a [&'a str],
+    /// Variables set in the server's environment.
+    pub env: &'a [(&'a str, &'a std::ffi::OsStr)],
 }
 
 impl Default for ServerOptions<'_> {
     fn default() -> Self {
-        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", port: None, extra: &[] }
+        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", port: None, extra: &[], env: &[] }
     }
 }
 
@@ -104,6 +106,7 @@ pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
         .arg("--dist")
         .arg(dist())
         .args(options.extra)
+        .envs(options.env.iter().copied())
         .env_remove("PQBENCH_TOKEN")
         .stdout(Stdio::null())
         .spawn()

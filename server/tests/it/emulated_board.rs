@@ -230,6 +230,42 @@ async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
     }
 }
 
+/// The emulated board under QEMU 10, whose plugin API (2) lets the timing
+/// model read registers: the board's own ticks (QEMU's instruction count)
+/// are those under 7.2, and so are the model's cycles, save where a divide
+/// ran, which 10 charges by its operands instead of a fixed 7. ML-KEM
+/// (libcrux) divides nowhere; ML-DSA divides a few times per call.
+#[tokio::test]
+async fn under_qemu_10_the_board_counts_alike_and_the_model_charges_divides_by_their_operands() {
+    pqbench_test_needs::require!(common::firmware_dist());
+    let qemu_10 = pqbench_test_needs::require!(pqbench_test_needs::qemu_10());
+    let env = [("PQBENCH_QEMU", qemu_10.as_os_str())];
+    let (old, new) = tokio::join!(
+        common::start_server(&[]),
+        common::start_server_with(common::ServerOptions { env: &env, ..Default::default() })
+    );
+    let request = json!({"board": "qemu-mps2-an386", "algorithms": ["ML-KEM-768", "ML-DSA-44"],
+        "min_iterations": 3, "min_time_ms": 0});
+    let ((run_7, on_7), (run_10, on_10)) =
+        tokio::join!(old.run_to_end(request.clone()), new.run_to_end(request));
+    assert_eq!((run_7.status, run_10.status), (RunStatus::Complete, RunStatus::Complete), "{run_10:?}");
+    assert_eq!(rows(&on_7), rows(&on_10));
+    for (a, b) in on_7.iter().zip(&on_10) {
+        let what = format!("{} {}", a.algorithm, a.operation);
+        assert_eq!((a.ticks_per_op, a.min_ms, a.max_ms), (b.ticks_per_op, b.min_ms, b.max_ms), "{what}");
+        let (m7, m10) = (a.model.as_ref().unwrap(), b.model.as_ref().unwrap());
+        assert_eq!(m7.parameters, "refill=2,divide=7,wait_states=0");
+        assert_eq!(m10.parameters, "refill=2,divide=by-operands,wait_states=0");
+        if a.algorithm.as_str() == "ML-KEM-768" {
+            assert_eq!(m7.cycles_per_op, m10.cycles_per_op, "{what}: no divides");
+        } else {
+            // A handful of divides, each now 2 to 12 cycles instead of 7.
+            let change = (m10.cycles_per_op - m7.cycles_per_op).abs();
+            assert!(change > 0.0 && change < 1e-4 * m7.cycles_per_op, "{what}: {m7:?} {m10:?}");
+        }
+    }
+}
+
 /// The tables of needs a small board decides with are what the emulated
 /// board measures now, with each ML-KEM/ML-DSA implementation: stale, they
 /// would let a board crash or refuse too much.

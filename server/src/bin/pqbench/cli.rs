@@ -339,8 +339,9 @@ pub struct RunArgs {
     /// to post as a pull-request comment), and exit with status 1 if a
     /// model finds it slower. MODELS: comma-separated `percent[:P]`
     /// (the mean rose by more than P%, 10 by default) and
-    /// `welch[:ALPHA]` (Welch's t-test at level ALPHA, 0.01 by
-    /// default); both when left out.
+    /// `welch[:ALPHA]` (a t-test of the run's mean against the earlier
+    /// runs' means at level ALPHA, 0.01 by default; `unknown` with one
+    /// earlier run); both when left out.
     #[arg(long, value_name = "MODELS", num_args = 0..=1, default_missing_value = "")]
     pub fail_on_regression: Option<String>,
     /// Store the run on this central server (http://host:port or
