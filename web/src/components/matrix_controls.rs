@@ -123,7 +123,7 @@ pub(crate) fn controls(
                     .map(|&hz| {
                         view! {
                             <option value=hz.to_string() selected=model_clock == Some(hz)>
-                                {format!("estimated (M4 model) at {} MHz", hz / 1_000_000)}
+                                {pqbench_view::estimate::label(hz)}
                             </option>
                         }
                     })
