@@ -4,9 +4,13 @@
 //! 1. Accuracy. PQClean's `clean` ML-KEM and ML-DSA run on the emulated
 //!    board (`opt-s-pqclean`, compiled with pqm4's flags) under the model.
 //!    pqm4 links its own assembly Keccak, so only the code outside hashing
-//!    is the same on both sides: the model's estimate times (1 - its
-//!    hashing share) is set against pqm4's published `clean` cycles times
-//!    (1 - pqm4's hashing share).
+//!    is the same on both sides. pqm4's share is the mean of per-call
+//!    shares (mupq's profiling build), so ours is taken the same way (the
+//!    plugin counts each sample's hashing cycles); and the harness's own
+//!    work in the timed window (allocator, copies, randomness, the timed
+//!    loop), which pqm4 never runs, is taken out of ours. The table also
+//!    gives the aggregate share and the figure with the harness left in,
+//!    to show what each step changes.
 //! 2. Cost. The whole suite on the emulated board, with and without the
 //!    plugin, wall time.
 
@@ -50,7 +54,7 @@ const VARIANT: &str = "opt-s-pqclean";
 
 pub fn m4_model(project: &Project, args: &[&str]) -> Result<()> {
     let mut kem_calls = "100";
-    let mut dsa_calls = "1000";
+    let mut dsa_calls = "4000";
     let mut rounds = 3u32;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -152,12 +156,13 @@ fn pqbench(project: &Project, dist: &Path, db: &Path, args: &[&str]) -> Result<S
 }
 
 /// The table BENCHMARKS.md shows: each operation's estimate and pqm4's,
-/// whole and outside hashing, and how far apart they are outside hashing.
+/// and how far apart they are outside hashing, like for like and as first
+/// compared (aggregate share, harness left in).
 fn print_accuracy(results: &[Value]) -> Result<()> {
     println!(
-        "\n| operation | estimated (M4 model) | hashing | outside hashing | pqm4 clean | hashing | outside hashing | estimate / pqm4, outside hashing |"
+        "\n| operation | calls | estimated (M4 model) | ± s.e. | hashing, of the whole | hashing, per call | harness | outside hashing, like for like | pqm4 clean | pqm4 hashing (per call) | pqm4 outside hashing | like for like | as first compared |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut worst: f64 = 0.0;
     for &(algorithm, operation, pqm4, pqm4_hashing) in PQM4_CLEAN {
         let result = results
@@ -165,25 +170,38 @@ fn print_accuracy(results: &[Value]) -> Result<()> {
             .find(|r| r["algorithm"] == algorithm && r["operation"] == operation)
             .with_context(|| format!("no {algorithm} {operation} in the run"))?;
         let model = &result["model"];
-        let (Some(cycles), Some(share)) = (model["cycles_per_op"].as_f64(), model["hashing_share"].as_f64())
-        else {
-            bail!("{algorithm} {operation} has no estimate: {result}");
+        let figures = (
+            model["cycles_per_op"].as_f64(),
+            model["hashing_share"].as_f64(),
+            model["hashing_share_per_call"].as_f64(),
+            model["stdev_cycles"].as_f64(),
+            model["samples"].as_f64(),
+        );
+        let (Some(cycles), Some(whole), Some(per_call), Some(stdev), Some(samples)) = figures else {
+            bail!("{algorithm} {operation} has no estimate with per-call hashing: {result}");
         };
-        let ours = cycles * (1.0 - share);
+        let harness: f64 =
+            model["harness"].as_array().into_iter().flatten().filter_map(|h| h["cycles_per_op"].as_f64()).sum();
         let theirs = pqm4 * (1.0 - pqm4_hashing / 100.0);
-        let ratio = ours / theirs;
+        let like_for_like = cycles * (1.0 - per_call) - harness;
+        let first = cycles * (1.0 - whole);
+        let ratio = like_for_like / theirs;
         worst = worst.max((ratio - 1.0).abs());
         println!(
-            "| {algorithm} {operation} | {} | {:.1}% | {} | {} | {pqm4_hashing:.1}% | {} | {:+.1}% |",
+            "| {algorithm} {operation} | {samples:.0} | {} | {:.2}% | {:.1}% | {:.1}% | {} | {} | {} | {pqm4_hashing:.1}% | {} | {:+.1}% | {:+.1}% |",
             grouped(cycles),
-            share * 100.0,
-            grouped(ours),
+            stdev / samples.sqrt() / cycles * 100.0,
+            whole * 100.0,
+            per_call * 100.0,
+            grouped(harness),
+            grouped(like_for_like),
             grouped(pqm4),
             grouped(theirs),
-            (ratio - 1.0) * 100.0
+            (ratio - 1.0) * 100.0,
+            (first / theirs - 1.0) * 100.0,
         );
     }
-    println!("\nfarthest apart outside hashing: {:.1}% (goal: within 10%)", worst * 100.0);
+    println!("\nfarthest apart outside hashing, like for like: {:.1}% (goal: within 10%)", worst * 100.0);
     Ok(())
 }
 

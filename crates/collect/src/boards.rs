@@ -422,7 +422,7 @@ impl Boards {
                 }
                 let framing = if named.transport == Transport::Text { Framing::Text } else { Framing::Defmt };
                 let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", machine.id)));
-                let timing_model = TimingModelPlugin::beside(&self.firmware_dir);
+                let timing_model = TimingModelPlugin::beside(&self.firmware_dir, &image);
                 let options = EmulatorOptions { monitor, timing_model };
                 Target::Emulated { board, machine, image, framing, options }
             }

@@ -264,6 +264,9 @@ impl PreparedRun {
         emulator.stop().await;
         if let Some(model) = &options.timing_model {
             let _ = std::fs::remove_file(&model.counts);
+            if let Some(hashing) = &model.hashing {
+                let _ = std::fs::remove_file(hashing);
+            }
         }
         outcome
     }

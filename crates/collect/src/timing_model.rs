@@ -13,7 +13,7 @@ use std::sync::{Mutex, PoisonError};
 
 use object::{Object, ObjectSymbol, SymbolKind};
 use pqbench_m4_model::counts::{Malformed, OperationCounts, Reader};
-use pqbench_types::{BenchResult, FunctionCycles, Measurement, ModelEstimate, Status};
+use pqbench_types::{BenchResult, FunctionCycles, HarnessCycles, Measurement, ModelEstimate, Status};
 
 /// The model's parameters pqbench runs it with: the manual's typical
 /// refill and divide, and no wait states, as pqm4 measures.
@@ -32,13 +32,17 @@ pub struct TimingModelPlugin {
     pub counts: PathBuf,
     /// Its parameters, as each estimate names them.
     pub parameters: &'static str,
+    /// The image's hashing code as address ranges, for the plugin to count
+    /// each sample's cycles there (a share per call, as pqm4's).
+    pub hashing: Option<PathBuf>,
 }
 
 impl TimingModelPlugin {
     /// The plugin beside `firmware_dir` (`<dist>/qemu/`) in the build the
     /// QEMU that will run loads, if it is built, with a counts file of this
-    /// run's own in the system's temporary folder.
-    pub fn beside(firmware_dir: &Path) -> Option<TimingModelPlugin> {
+    /// run's own in the system's temporary folder, and beside it the
+    /// hashing code's ranges in `image` (none where it has no symbols).
+    pub fn beside(firmware_dir: &Path, image: &Path) -> Option<TimingModelPlugin> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static RUNS: AtomicU64 = AtomicU64::new(0);
         let version = crate::qemu::program().and_then(|qemu| crate::qemu::version(&qemu));
@@ -51,12 +55,25 @@ impl TimingModelPlugin {
         };
         let run = RUNS.fetch_add(1, Ordering::Relaxed);
         let counts = std::env::temp_dir().join(format!("pqbench-m4-model-{}-{run}.txt", std::process::id()));
-        plugin.is_file().then_some(TimingModelPlugin { plugin, counts, parameters })
+        if !plugin.is_file() {
+            return None;
+        }
+        let ranges = std::fs::read(image).ok().map(|bytes| Symbols::of(&bytes).hashing_ranges());
+        let hashing = counts.with_extension("hashing");
+        let hashing = ranges
+            .filter(|ranges| !ranges.is_empty())
+            .and_then(|ranges| std::fs::write(&hashing, ranges).ok())
+            .map(|()| hashing);
+        Some(TimingModelPlugin { plugin, counts, parameters, hashing })
     }
 
     /// QEMU's `-plugin` argument.
     pub fn argument(&self) -> String {
-        format!("{},out={},{PARAMETERS}", self.plugin.display(), self.counts.display())
+        let mut argument = format!("{},out={},{PARAMETERS}", self.plugin.display(), self.counts.display());
+        if let Some(hashing) = &self.hashing {
+            argument.push_str(&format!(",hashing={}", hashing.display()));
+        }
+        argument
     }
 }
 
@@ -149,6 +166,17 @@ impl TimingModel {
         let mut by_function = self.symbols.attribute(&counts.at);
         by_function.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         let hashing: u64 = by_function.iter().filter(|(name, _)| is_hashing(name)).map(|(_, c)| c).sum();
+        let harness = Harness::ALL
+            .iter()
+            .filter_map(|class| {
+                let cycles: u64 =
+                    by_function.iter().filter(|(name, _)| class.holds(name)).map(|(_, c)| c).sum();
+                (cycles > 0).then(|| HarnessCycles {
+                    class: class.name().to_string(),
+                    cycles_per_op: cycles as f64 / calls,
+                })
+            })
+            .collect();
         ModelEstimate {
             cycles_per_op: total as f64 / calls,
             min_cycles: figures.min_ticks,
@@ -157,6 +185,8 @@ impl TimingModel {
             stdev_cycles: figures.stdev_ticks,
             samples: counts.samples.len() as u64,
             hashing_share: (!self.symbols.is_empty() && placed > 0).then(|| hashing as f64 / placed as f64),
+            hashing_share_per_call: per_call_share(&counts.samples),
+            harness,
             functions: by_function
                 .into_iter()
                 .take(FUNCTIONS)
@@ -185,6 +215,75 @@ pub(crate) fn add_estimate(model: &Mutex<TimingModel>, result: &mut BenchResult,
                 Some(note) => format!("{note}; {why}"),
                 None => why,
             });
+        }
+    }
+}
+
+/// The mean of each sample's hashing share (of a batch's where calls were
+/// batched), as pqm4's profiling build takes it; `None` unless every
+/// sample says its hashing cycles.
+fn per_call_share(samples: &[pqbench_m4_model::counts::Sample]) -> Option<f64> {
+    let shares: Option<Vec<f64>> =
+        samples.iter().filter(|s| s.cycles > 0).map(|s| Some(s.hashing? as f64 / s.cycles as f64)).collect();
+    shares.filter(|s| !s.is_empty()).map(|s| s.iter().sum::<f64>() / s.len() as f64)
+}
+
+/// Work inside the timed window that is the harness's, not the
+/// implementation's: pqm4 runs none of it, so a comparison with pqm4
+/// outside hashing takes it out. Found by function name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Harness {
+    /// The global allocator and the heap counter, which PQClean's
+    /// `fips202.c` reaches through `malloc` for every SHAKE context.
+    Allocator,
+    /// `memcpy`/`memset` and kin: returned keys and ciphertexts zeroed and
+    /// copied.
+    Copies,
+    /// The random generator the suite lends a call, behind its lock.
+    Randomness,
+    /// The suite's timed loop: its marks and clock reads, and whatever of
+    /// the operation the compiler inlined into it (nothing of a C
+    /// implementation, which it calls across FFI).
+    TimedLoop,
+}
+
+impl Harness {
+    pub const ALL: [Harness; 4] =
+        [Harness::Allocator, Harness::Copies, Harness::Randomness, Harness::TimedLoop];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Harness::Allocator => "allocator",
+            Harness::Copies => "copies",
+            Harness::Randomness => "randomness",
+            Harness::TimedLoop => "timed loop",
+        }
+    }
+
+    /// Whether `function` (demangled) is this harness work.
+    pub fn holds(self, function: &str) -> bool {
+        let is = |names: &[&str]| names.contains(&function);
+        let has = |parts: &[&str]| parts.iter().any(|p| function.contains(p));
+        match self {
+            Harness::Allocator => {
+                is(&[
+                    "malloc",
+                    "free",
+                    "calloc",
+                    "realloc",
+                    "__rust_alloc",
+                    "__rust_dealloc",
+                    "__rust_realloc",
+                ]) || has(&["GlobalAlloc>::", "pqclean_malloc", "pqclean_free", "embedded_alloc::", "__rdl_"])
+            }
+            Harness::Copies => {
+                is(&["memcpy", "memset", "memmove", "memclr"])
+                    || has(&["__aeabi_mem", "compiler_builtins::mem::"])
+            }
+            Harness::Randomness => {
+                has(&["randombytes", "rand_core::", "rand_chacha::", "seeded_rng", "spin::"])
+            }
+            Harness::TimedLoop => has(&["::timed_calls"]),
         }
     }
 }
@@ -221,6 +320,16 @@ impl Symbols {
 
     fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// The hashing functions' address ranges, as the plugin's `hashing=`
+    /// file holds them: `start end` in hexadecimal, a line each.
+    fn hashing_ranges(&self) -> String {
+        self.0
+            .iter()
+            .filter(|(_, _, name)| is_hashing(name))
+            .map(|(start, end, _)| format!("{start:x} {end:x}\n"))
+            .collect()
     }
 
     /// Cycles by function name; what no function holds is `(no symbol)`.
@@ -284,7 +393,9 @@ mod tests {
     #[test]
     fn each_result_takes_its_operation_s_block_and_the_suite_s_statistics() {
         let block = OperationCounts {
-            samples: [300, 100, 200].map(|cycles| Sample { cycles, instructions: cycles / 2 }).to_vec(),
+            samples: [300, 100, 200]
+                .map(|cycles| Sample { cycles, instructions: cycles / 2, hashing: None })
+                .to_vec(),
             at: vec![(0x100, 600)],
         };
         let skipped = OperationCounts::default();
@@ -295,6 +406,7 @@ mod tests {
         assert_eq!((estimate.stdev_cycles, estimate.samples), (Some(100), 3));
         assert_eq!(estimate.functions[0].name, "(no symbol)");
         assert_eq!(estimate.hashing_share, None, "no symbols to tell");
+        assert_eq!(estimate.hashing_share_per_call, None, "no sample says its hashing");
         // Not measured: no block of its own, the next is left for the next.
         assert_eq!(model.estimate(&measurement(Status::Failed, 0)).unwrap(), None);
         assert_eq!(model.estimate(&measurement(Status::Skipped, 0)).unwrap(), None);
@@ -306,5 +418,50 @@ mod tests {
         );
         assert!(matches!(model.estimate(&measurement(Status::Ok, 3)), Err(TimingModelError::Missing(_))));
         std::fs::remove_file(path).unwrap();
+    }
+
+    #[test]
+    fn a_rejection_loop_s_share_per_call_differs_from_its_share_of_the_whole() {
+        // Two calls: a short one of 100 cycles, 60 hashing; a long one (more
+        // rounds) of 300, 60 hashing. Of the whole, 120 / 400 = 30%; per
+        // call, (60% + 20%) / 2 = 40%, as pqm4 takes it.
+        let sample = |cycles, hashing| Sample { cycles, instructions: 1, hashing: Some(hashing) };
+        assert_eq!(per_call_share(&[sample(100, 60), sample(300, 60)]), Some(0.4));
+        assert_eq!(per_call_share(&[sample(100, 60), Sample { hashing: None, ..sample(300, 60) }]), None);
+        assert_eq!(per_call_share(&[]), None);
+    }
+
+    #[test]
+    fn harness_work_is_found_by_the_names_every_image_gives_it() {
+        let class = |name: &str| Harness::ALL.into_iter().find(|h| h.holds(name)).map(Harness::name);
+        for (name, expected) in [
+            ("pqbench_pqclean_malloc", Some("allocator")),
+            (
+                "<pqbench_firmware::memory::CountingHeap as core::alloc::global::GlobalAlloc>::alloc",
+                Some("allocator"),
+            ),
+            ("<embedded_alloc::llff::Heap as core::alloc::global::GlobalAlloc>::dealloc", Some("allocator")),
+            ("__aeabi_memcpy4", Some("copies")),
+            ("memset", Some("copies")),
+            ("pqbench_pqclean_randombytes", Some("randomness")),
+            ("<rand_chacha::chacha::ChaCha20Rng as rand_core::RngCore>::fill_bytes", Some("randomness")),
+            ("<pqbench_suite::measure::Session<B, R>>::timed_calls::<[u8; 32], F>", Some("timed loop")),
+            ("PQCLEAN_MLKEM768_CLEAN_poly_ntt", None),
+            ("KeccakF1600_StatePermute", None),
+            ("chacha20::backends::soft::Backend::gen_ks_block", None),
+            ("free_list_walk", None),
+        ] {
+            assert_eq!(class(name), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_plugin_is_told_the_image_s_hashing_code_by_address() {
+        let symbols = Symbols(vec![
+            (0x100, 0x180, "KeccakF1600_StatePermute".into()),
+            (0x180, 0x200, "PQCLEAN_MLKEM768_CLEAN_poly_ntt".into()),
+            (0x200, 0x240, "shake128_absorb".into()),
+        ]);
+        assert_eq!(symbols.hashing_ranges(), "100 180\n200 240\n");
     }
 }

@@ -6,14 +6,19 @@
 //!
 //! ```text
 //! operation
-//! sample 28101 15733
-//! sample 28101 15733
+//! sample 28101 15733 9120
+//! sample 28101 15733 9120
 //! at 00004a10 120
 //! at 00004a12 60
 //! end
 //! m4-model-cycles 981245
 //! instructions 611093
 //! ```
+//!
+//! A sample's third figure, where the plugin was given the hashing code's
+//! addresses (`hashing=FILE`), is the cycles of the sample spent there: a
+//! share per call, as pqm4's profiling build measures it, rather than only
+//! over the whole operation.
 //!
 //! A block is written whole and flushed at the operation's end mark, which
 //! the board executes before it sends the operation's record, so the
@@ -37,6 +42,8 @@ pub struct OperationCounts {
 pub struct Sample {
     pub cycles: u64,
     pub instructions: u64,
+    /// Of `cycles`, those spent in the hashing code, where it was named.
+    pub hashing: Option<u64>,
 }
 
 impl OperationCounts {
@@ -44,7 +51,11 @@ impl OperationCounts {
     pub fn render(&self) -> String {
         let mut text = String::from("operation\n");
         for sample in &self.samples {
-            let _ = writeln!(text, "sample {} {}", sample.cycles, sample.instructions);
+            let _ = write!(text, "sample {} {}", sample.cycles, sample.instructions);
+            if let Some(hashing) = sample.hashing {
+                let _ = write!(text, " {hashing}");
+            }
+            text.push('\n');
         }
         for (address, cycles) in &self.at {
             let _ = writeln!(text, "at {address:08x} {cycles}");
@@ -115,7 +126,11 @@ impl Reader {
                 let (Some(cycles), Some(instructions)) = (cycles, instructions) else {
                     return Err(malformed());
                 };
-                open.samples.push(Sample { cycles, instructions });
+                let hashing = match words.next() {
+                    None => None,
+                    Some(word) => Some(number(Some(word)).filter(|h| *h <= cycles).ok_or_else(malformed)?),
+                };
+                open.samples.push(Sample { cycles, instructions, hashing });
             }
             (Some("at"), Some(open)) => {
                 let address = words.next().and_then(|w| u32::from_str_radix(w, 16).ok());
@@ -150,8 +165,8 @@ mod tests {
     fn blocks_are_read_back_whole_however_the_file_is_split() {
         let block = OperationCounts {
             samples: vec![
-                Sample { cycles: 28101, instructions: 15733 },
-                Sample { cycles: 28099, instructions: 15731 },
+                Sample { cycles: 28101, instructions: 15733, hashing: Some(9120) },
+                Sample { cycles: 28099, instructions: 15731, hashing: None },
             ],
             at: vec![(0x4a10, 120), (0x0800_0000, 60)],
         };
@@ -180,6 +195,8 @@ mod tests {
             "operation\nat zz 1\n",
             "end\n",
             "sample 1 2 3\n",
+            "operation\nsample 10 2 11\n",
+            "operation\nsample 10 2 3 4\n",
             "hello\n",
         ] {
             assert!(Reader::new().feed(bad).is_err(), "{bad:?}");

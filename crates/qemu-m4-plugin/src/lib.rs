@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! qemu-system-arm -M mps2-an386 -kernel image.elf \
-//!     -plugin libpqbench_qemu_m4_plugin.so,out=cycles.txt[,refill=2][,divide=7][,wait_states=0]
+//!     -plugin libpqbench_qemu_m4_plugin.so,out=cycles.txt[,refill=2][,divide=7][,wait_states=0][,hashing=RANGES]
 //! ```
 //!
 //! Each block is decoded and costed once, when QEMU translates it, and
@@ -52,6 +52,10 @@ pub struct Options {
     pub config: Config,
     /// Where the counts are written at exit; QEMU's log without it.
     pub out: Option<PathBuf>,
+    /// A file of the hashing code's address ranges, a line each (`start
+    /// end`, hexadecimal, end exclusive): each sample then says its cycles
+    /// there.
+    pub hashing: Option<PathBuf>,
 }
 
 /// Why the plugin's options were refused (QEMU prints it and stops).
@@ -61,13 +65,41 @@ pub enum OptionsError {
     NotKeyValue(String),
     #[error("{key}={value:?}: not a whole number")]
     NotANumber { key: String, value: String },
-    #[error("no option {0:?} (out, refill, divide, wait_states)")]
+    #[error("no option {0:?} (out, refill, divide, wait_states, hashing)")]
     Unknown(String),
+    #[error("reading the hashing ranges {path}: {why}")]
+    Ranges { path: String, why: String },
+}
+
+/// Address ranges, sorted, each `start..end`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ranges(Vec<(u32, u32)>);
+
+impl Ranges {
+    /// Lines of `start end` in hexadecimal; blank lines are skipped.
+    pub fn parse(text: &str) -> Result<Ranges, String> {
+        let mut ranges = Vec::new();
+        for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let hex = |w: Option<&str>| w.and_then(|w| u32::from_str_radix(w, 16).ok());
+            let mut words = line.split_whitespace();
+            match (hex(words.next()), hex(words.next()), words.next()) {
+                (Some(start), Some(end), None) if start < end => ranges.push((start, end)),
+                _ => return Err(format!("line {}: {line:?} is not `start end` in hexadecimal", number + 1)),
+            }
+        }
+        ranges.sort_unstable();
+        Ok(Ranges(ranges))
+    }
+
+    pub fn contains(&self, address: u32) -> bool {
+        let index = self.0.partition_point(|(start, _)| *start <= address);
+        index.checked_sub(1).is_some_and(|i| address < self.0[i].1)
+    }
 }
 
 impl Options {
     pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Options, OptionsError> {
-        let mut options = Options { config: Config::default(), out: None };
+        let mut options = Options { config: Config::default(), out: None, hashing: None };
         for arg in args {
             let (key, value) = arg.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(arg.into()))?;
             let number = || {
@@ -80,6 +112,7 @@ impl Options {
                 "refill" => options.config.refill = number()?,
                 "divide" => options.config.divide = number()?,
                 "wait_states" => options.config.flash_wait_states = number()?,
+                "hashing" => options.hashing = Some(PathBuf::from(value)),
                 _ => return Err(OptionsError::Unknown(key.into())),
             }
         }
@@ -98,6 +131,9 @@ struct Block {
     rest_cycles: u64,
     end: State,
     instructions: u64,
+    /// It starts in the hashing code (`hashing=`): a block ends at a
+    /// branch, so it lies in one function.
+    hashing: bool,
     /// Cycles charged to it inside the current operation's samples; a
     /// sample's end subtracts what follows its mark in the block.
     cycles: AtomicI64,
@@ -159,6 +195,9 @@ struct Plugin {
     /// Inside an operation, its samples so far; the open sample's start.
     samples: Option<Vec<Sample>>,
     sample_start: Option<(u64, u64)>,
+    /// The hashing code, if named; the open sample's cycles in it.
+    hashing: Option<Ranges>,
+    sample_hashing: i64,
 }
 
 impl Plugin {
@@ -167,12 +206,20 @@ impl Plugin {
         self.core.advance(block.rest_cycles, block.end);
         self.instructions += block.instructions;
         if self.sample_start.is_some() {
-            block.cycles.fetch_add(signed(u64::from(charge.this) + block.rest_cycles), Ordering::Relaxed);
+            self.charge(block, signed(u64::from(charge.this) + block.rest_cycles));
             if let Some(previous) = self.previous {
-                previous.cycles.fetch_add(i64::from(charge.previous_refill), Ordering::Relaxed);
+                self.charge(previous, i64::from(charge.previous_refill));
             }
         }
         self.previous = Some(block);
+    }
+
+    /// Places `cycles` of the open sample at `block`.
+    fn charge(&mut self, block: &Block, cycles: i64) {
+        block.cycles.fetch_add(cycles, Ordering::Relaxed);
+        if block.hashing {
+            self.sample_hashing += cycles;
+        }
     }
 
     /// A divide at `site` is about to run on these operands: its charge,
@@ -181,7 +228,7 @@ impl Plugin {
     fn divide(&mut self, site: &DivideSite, dividend: u32, divisor: u32) {
         let correction = self.core.divide_seen(dividend, divisor, site.signed);
         if self.sample_start.is_some() {
-            site.block.cycles.fetch_add(correction, Ordering::Relaxed);
+            self.charge(site.block, correction);
         }
     }
 
@@ -198,17 +245,20 @@ impl Plugin {
             }
             SAMPLE_START if self.samples.is_some() => {
                 self.sample_start = Some((cycles, instructions));
-                marker.block.cycles.fetch_add(tail, Ordering::Relaxed);
+                self.sample_hashing = 0;
+                self.charge(marker.block, tail);
             }
-            SAMPLE_END => {
+            SAMPLE_END if self.sample_start.is_some() => {
+                self.charge(marker.block, -tail);
+                let hashing = self.hashing.is_some().then(|| self.sample_hashing.max(0) as u64);
                 if let (Some(samples), Some((start_cycles, start_instructions))) =
                     (&mut self.samples, self.sample_start.take())
                 {
                     samples.push(Sample {
                         cycles: cycles - start_cycles,
                         instructions: instructions - start_instructions,
+                        hashing,
                     });
-                    marker.block.cycles.fetch_sub(tail, Ordering::Relaxed);
                 }
             }
             OPERATION_END => {
@@ -300,6 +350,19 @@ pub unsafe extern "C" fn qemu_plugin_install(
             return -1;
         }
     };
+    let hashing = match options.hashing.as_deref().map(|path| {
+        std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Ranges::parse(&text))
+            .map_err(|why| OptionsError::Ranges { path: path.display().to_string(), why })
+    }) {
+        None => None,
+        Some(Ok(ranges)) => Some(ranges),
+        Some(Err(why)) => {
+            say(&why.to_string());
+            return -1;
+        }
+    };
     let out = match options.out.as_deref().map(File::create).transpose() {
         Ok(out) => out,
         Err(error) => {
@@ -315,6 +378,8 @@ pub unsafe extern "C" fn qemu_plugin_install(
         previous: None,
         samples: None,
         sample_start: None,
+        hashing,
+        sample_hashing: 0,
     });
     // SAFETY: callbacks of the signatures QEMU's API declares.
     unsafe {
@@ -380,7 +445,12 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
         let mut plugin = plugin();
         let Some(plugin) = plugin.as_mut() else { return };
         let config = plugin.core.config();
-        plugin.blocks.entry(key).or_insert_with(|| worked_out(config, first, &run, &marks, &divides)).clone()
+        let hashing = plugin.hashing.as_ref().is_some_and(|ranges| ranges.contains(address));
+        plugin
+            .blocks
+            .entry(key)
+            .or_insert_with(|| worked_out(config, hashing, first, &run, &marks, &divides))
+            .clone()
     };
     // SAFETY: the block and its markers live as long as the process.
     unsafe {
@@ -409,6 +479,7 @@ extern "C" fn translated(_id: ffi::PluginId, tb: *mut ffi::Tb) {
 /// the block, and its divides; kept for the rest of the run.
 fn worked_out(
     config: Config,
+    hashing: bool,
     first: Insn,
     run: &[(Insn, u32)],
     marks: &[(usize, u8, *mut ffi::Insn)],
@@ -421,6 +492,7 @@ fn worked_out(
         rest_cycles,
         end,
         instructions: run.len() as u64,
+        hashing,
         cycles: AtomicI64::new(0),
     }));
     let markers = marks

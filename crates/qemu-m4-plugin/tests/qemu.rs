@@ -209,7 +209,7 @@ fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
     assert_eq!(operations.len(), 1);
     // After DBG #2: movs, mov.w (1 + 1), the loop (10 x (2 + 1 + 1) and
     // 9 refills of 2), DBG #3 (1); 2 + 30 + 1 instructions.
-    let sample = Sample { cycles: 1 + 1 + 10 * 4 + 9 * 2 + 1, instructions: 33 };
+    let sample = Sample { cycles: 1 + 1 + 10 * 4 + 9 * 2 + 1, instructions: 33, hashing: None };
     assert_eq!(operations[0].samples, vec![sample, sample]);
     // Every cycle of the samples is placed, by the block it was spent in,
     // and only those. QEMU's blocks end at branches: 0x40 (first pass) and
@@ -221,6 +221,33 @@ fn each_marked_sample_is_counted_and_its_cycles_placed_by_address() {
     assert_eq!(at.values().sum::<u64>(), 2 * sample.cycles);
     let expected = [(0x40, 6 + 2), (0x46, 6 + 2), (0x50, 2 * (9 * 4 + 8 * 2)), (0x56, 2)];
     assert_eq!(at, expected.into_iter().collect());
+}
+
+#[test]
+fn a_sample_says_its_cycles_in_the_code_named_hashing() {
+    pqbench_test_needs::require!(qemu());
+    let dir = tempfile_dir();
+    // The loop's block, 0x50 to 0x56, stands for a hash function: in each
+    // sample it runs 9 times (4 each) and refills 8 times (2 each) after
+    // the pass that entered it from 0x46; the rest is not hashing.
+    let ranges = dir.join("hashing.txt");
+    std::fs::write(&ranges, "50 56\n\n").unwrap();
+    let out = dir.join("hashing-counts.txt");
+    let options = format!("out={},hashing={}", out.display(), ranges.display());
+    let output = run_image(&qemu_7().unwrap(), &dir, &marked_loop(), &options);
+    assert!(output.status.success(), "qemu: {output:?}");
+    let operations =
+        pqbench_m4_model::counts::Reader::new().feed(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let hashing: Vec<_> = operations[0].samples.iter().map(|s| s.hashing).collect();
+    assert_eq!(hashing, [Some(9 * 4 + 8 * 2); 2]);
+    // A ranges file that is not one stops QEMU with why.
+    std::fs::write(&ranges, "50 zz\n").unwrap();
+    let output = run_image(&qemu_7().unwrap(), &dir, &marked_loop(), &options);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("is not `start end` in hexadecimal"),
+        "{output:?}"
+    );
 }
 
 /// The marked loop's blocks of counts, read back.

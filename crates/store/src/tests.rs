@@ -661,6 +661,8 @@ async fn figures_read_back_bit_for_bit(store: Store) {
             stdev_cycles: Some(9_999_999),
             samples: 1000,
             hashing_share: Some(0.418_252_994_345_705_96),
+            hashing_share_per_call: Some(0.42),
+            harness: vec![pqbench_types::HarnessCycles { class: "copies".into(), cycles_per_op: 1234.5 }],
             functions: vec![pqbench_types::FunctionCycles {
                 name: "KeccakF1600_StatePermute".into(),
                 cycles_per_op: 6_724_115.25,

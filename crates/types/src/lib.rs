@@ -24,7 +24,7 @@ pub use measurement::{Clock, Measurement, Measuring, TickUnit};
 #[cfg(feature = "alloc")]
 mod model;
 #[cfg(feature = "alloc")]
-pub use model::{FunctionCycles, MODEL_CLOCKS_HZ, MODEL_CYCLES_UNIT, ModelEstimate};
+pub use model::{FunctionCycles, HarnessCycles, MODEL_CLOCKS_HZ, MODEL_CYCLES_UNIT, ModelEstimate};
 
 #[cfg(feature = "alloc")]
 mod result;

@@ -33,12 +33,30 @@ pub struct ModelEstimate {
     /// around it (0 to 1), as pqm4's "hashing %" counts; `None` where the
     /// image has no symbols to tell.
     pub hashing_share: Option<f64>,
+    /// The same share taken per call and then averaged, as pqm4's profiling
+    /// build takes it: for a rejection loop (signing) the two differ.
+    /// `None` where the plugin was not told the hashing code's addresses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashing_share_per_call: Option<f64>,
+    /// Work in the timed window that is the harness's rather than the
+    /// implementation's (allocator, copies, randomness, the timed loop), by
+    /// function: what pqm4 never runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub harness: Vec<HarnessCycles>,
     /// The functions that took the most cycles, most first, with their
     /// cycles per call.
     pub functions: Vec<FunctionCycles>,
     /// The model's parameters, as the plugin was given them
     /// (`refill=2,divide=7,wait_states=0`).
     pub parameters: String,
+}
+
+/// A class of harness work and its cycles per call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HarnessCycles {
+    /// `allocator`, `copies`, `randomness` or `timed loop`.
+    pub class: String,
+    pub cycles_per_op: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

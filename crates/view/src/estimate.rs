@@ -93,6 +93,8 @@ mod tests {
                 stdev_cycles: Some(168_000),
                 samples: 10,
                 hashing_share: Some(0.5),
+                hashing_share_per_call: None,
+                harness: Vec::new(),
                 functions: Vec::new(),
                 parameters: "refill=2,divide=7,wait_states=0".into(),
             }),

@@ -507,6 +507,8 @@ mod tests {
             stdev_cycles: Some(10),
             samples: 10,
             hashing_share: Some(0.5),
+            hashing_share_per_call: None,
+            harness: Vec::new(),
             functions: vec![],
             parameters: String::from("refill=2,divide=7,wait_states=0"),
         });

@@ -197,6 +197,17 @@ fn model_summary(model: &ModelEstimate) -> String {
     let mut text = format!("estimated (M4 model, {}), not measured", model.parameters);
     if let Some(share) = model.hashing_share {
         text.push_str(&format!("; Keccak/SHA-3 {:.1}%", share * 100.0));
+        if let Some(per_call) = model.hashing_share_per_call {
+            text.push_str(&format!(" ({:.1}% per call, as pqm4 takes it)", per_call * 100.0));
+        }
+    }
+    if !model.harness.is_empty() {
+        let harness: Vec<String> = model
+            .harness
+            .iter()
+            .map(|h| format!("{} {}", h.class, format::ticks(Some(h.cycles_per_op))))
+            .collect();
+        text.push_str(&format!("; the harness's, not the implementation's: {}", harness.join(", ")));
     }
     for function in model.functions.iter().take(5) {
         text.push_str(&format!("\n{} {}", format::ticks(Some(function.cycles_per_op)), function.name));
