@@ -42,8 +42,20 @@ pub fn init_heap() {
     unsafe { HEAP.inner.init(&raw mut ARENA as usize, board::HEAP_BYTES) }
 }
 
-/// The top of the painted stack: the operation's stack is measured from here.
+/// The top of the painted stack.
 static PAINT_TOP: AtomicUsize = AtomicUsize::new(0);
+
+/// The stack pointer where the window's calls are made
+/// ([`stack_reference`]), 0 until told: an operation's stack is measured
+/// from here down to the deepest word it wrote. The paint's top lies a few
+/// frames and [`PAINT_MARGIN`] below the window's opener, so measuring from
+/// it left out the calls' first 50 to 100 bytes.
+static CALLS_TOP: AtomicUsize = AtomicUsize::new(0);
+
+/// The suite's calls begin at `stack_pointer`.
+pub fn stack_reference(stack_pointer: usize) {
+    CALLS_TOP.store(stack_pointer, Ordering::Relaxed);
+}
 
 /// Left unpainted below the stack pointer, so painting never writes over
 /// the painter's own frame.
@@ -96,6 +108,7 @@ pub fn start() {
     let _ = fold_algorithm_depth();
     let top = (cortex_m::register::msp::read() as usize - PAINT_MARGIN) & !3;
     PAINT_TOP.store(top, Ordering::Relaxed);
+    CALLS_TOP.store(0, Ordering::Relaxed);
     // SAFETY: [stack bottom, top) lies below every live frame, and nothing
     // else runs on this stack: the emulated boards' SysTick is polled, and
     // a chip's cycle counter needs no interrupt.
@@ -104,8 +117,16 @@ pub fn start() {
 
 pub fn stop() -> MemoryUse {
     let (heap_bytes, heap_allocs) = HEAP.counter.close_window();
+    let paint_top = PAINT_TOP.load(Ordering::Relaxed);
     // SAFETY: the range `start` painted.
-    let stack_bytes = unsafe { probe::stack_used(stack_bottom(), PAINT_TOP.load(Ordering::Relaxed)) };
+    let painted = unsafe { probe::stack_used(stack_bottom(), paint_top) };
+    // From the calls' own top where it is known, to the deepest word
+    // written. A call that reached no deeper than the paint's top used at
+    // most the gap between the two: the figure is then that bound.
+    let stack_bytes = match CALLS_TOP.load(Ordering::Relaxed) {
+        0 => painted,
+        calls_top => painted.and_then(|used| u32::try_from(calls_top.checked_sub(paint_top - used as usize)?).ok()),
+    };
     let stack_depth_bytes = fold_algorithm_depth();
     MemoryUse { heap_bytes, heap_allocs, stack_bytes, stack_depth_bytes }
 }

@@ -36,6 +36,14 @@ pub trait Platform {
     /// Nothing, and no cost, on any other target.
     fn mark(&mut self, _mark: Mark) {}
 
+    /// The calls a memory window measures begin at this depth: called,
+    /// inlined, in the frame that makes them, just before it does, so a
+    /// target may take the stack pointer here as the top of their stack
+    /// (what a call uses below its caller's frame, as pqm4 counts it).
+    /// Nothing on a target that does not see its stack.
+    #[inline(always)]
+    fn stack_reference(&mut self) {}
+
     /// Starts watching memory: forget earlier peaks, paint the free stack.
     fn memory_start(&mut self);
 
@@ -250,6 +258,10 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         let more = |done: usize, total: u64| rule.more(done, total, batch, capacity);
         self.platform.mark(Mark::OperationStart);
         while more(done, total) {
+            // The operation's stack is what the timed calls use below this
+            // frame: their loop's frame (out of line, below) with the
+            // outputs it holds, and the calls under it.
+            self.platform.stack_reference();
             let elapsed = self.timed_calls(&mut call, batch);
             // A batch's per-call mean, rounded down so that `iterations *
             // min <= total` still holds.
@@ -324,6 +336,11 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
     }
 
     /// Times `calls` calls back to back; the ticks they took together.
+    /// Out of line, so that what it holds (a call's outputs, whatever of
+    /// the call the compiler inlines) is always in its own frame, below
+    /// the stack reference `measure` takes: inlined, some of it would sit
+    /// above the reference in one build and below it in another.
+    #[inline(never)]
     fn timed_calls<T>(&mut self, call: &mut impl FnMut() -> T, calls: u32) -> u64 {
         // Hiding the closure (and so everything it captures) from the
         // optimiser keeps a pure call on unchanging inputs (a hash, a

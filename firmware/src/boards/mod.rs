@@ -332,6 +332,13 @@ impl Platform for BoardPlatform {
         let _ = mark;
     }
 
+    /// The stack pointer where the measured calls are made, read in that
+    /// frame (inlined into it).
+    #[inline(always)]
+    fn stack_reference(&mut self) {
+        memory::stack_reference(cortex_m::register::msp::read() as usize);
+    }
+
     fn memory_start(&mut self) {
         memory::start();
     }
