@@ -125,7 +125,9 @@ pub fn stop() -> MemoryUse {
     // most the gap between the two: the figure is then that bound.
     let stack_bytes = match CALLS_TOP.load(Ordering::Relaxed) {
         0 => painted,
-        calls_top => painted.and_then(|used| u32::try_from(calls_top.checked_sub(paint_top - used as usize)?).ok()),
+        calls_top => {
+            painted.and_then(|used| u32::try_from(calls_top.checked_sub(paint_top - used as usize)?).ok())
+        }
     };
     let stack_depth_bytes = fold_algorithm_depth();
     MemoryUse { heap_bytes, heap_allocs, stack_bytes, stack_depth_bytes }

@@ -185,8 +185,12 @@ fn print_accuracy(results: &[Value]) -> Result<()> {
         let (Some(cycles), Some(whole), Some(per_call), Some(stdev), Some(samples)) = figures else {
             bail!("{algorithm} {operation} has no estimate with per-call hashing: {result}");
         };
-        let harness: f64 =
-            model["harness"].as_array().into_iter().flatten().filter_map(|h| h["cycles_per_op"].as_f64()).sum();
+        let harness: f64 = model["harness"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|h| h["cycles_per_op"].as_f64())
+            .sum();
         let theirs = pqm4 * (1.0 - pqm4_hashing / 100.0);
         let like_for_like = cycles * (1.0 - per_call) - harness;
         let first = cycles * (1.0 - whole);

@@ -42,9 +42,11 @@ mod measure;
 pub mod needs;
 pub mod probe;
 mod rsa;
+mod rule;
 mod summary;
 
-pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Rule, Settings, Sizing};
+pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Settings};
+pub use rule::{Rule, Sizing};
 pub use summary::summarise;
 
 use pqbench_types::{Algorithm, Failure, Operation};
