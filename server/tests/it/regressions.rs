@@ -152,7 +152,15 @@ async fn fail_on_regression_exits_non_zero_for_the_slower_run_with_its_summary()
     assert!(out.contains("**No regression** against runs 2."), "{out}");
     // Keygen and encaps vary from call to call on the emulator too (their
     // rejection sampling): Welch's test needs a second earlier run for them.
-    assert!(out.contains("6 judgements: 0 slower, 0 faster, 4 within the line, 2 unknown"), "{out}");
+    // Decaps repeats its instructions exactly, but a sample's clock reading
+    // may differ by a tick (SysTick counts 40 instructions) with where the
+    // sample starts against it: deterministic (within the line) or unknown
+    // by the layout of the build.
+    assert!(
+        out.contains("6 judgements: 0 slower, 0 faster, 4 within the line, 2 unknown")
+            || out.contains("6 judgements: 0 slower, 0 faster, 3 within the line, 3 unknown"),
+        "{out}"
+    );
 
     // Elsewhere, the lineage's previous revision was libcrux's faster code:
     // its real figures, filed under the RustCrypto build.
