@@ -56,6 +56,9 @@ impl Emulator {
             command.args(["-serial", serial]);
         }
         if let Some(model) = &options.timing_model {
+            model
+                .write_ranges()
+                .map_err(|e| BoardError::Qemu(format!("writing the timing model's ranges: {e}")))?;
             command.arg("-plugin").arg(model.argument());
         }
         command

@@ -16,7 +16,7 @@ use crate::collector::{Collector, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
-use crate::timing_model::TimingModel;
+use crate::timing_model::{TimingModel, TimingModelPlugin};
 
 pub const DEFAULT_MIN_ITERATIONS: u32 = 10;
 pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
@@ -230,6 +230,9 @@ impl PreparedRun {
                 Err(e) => return self.fail(e.to_string()),
             },
         };
+        // The model's counts and ranges are this run's alone: removed
+        // however it ends, a failed start included.
+        let _model_files = options.timing_model.as_ref().map(TimingModelPlugin::files);
         let emulator = match Emulator::start_with(machine, &image.path, options).await {
             Ok(emulator) => emulator,
             Err(e) => return self.fail(e.to_string()),
@@ -262,12 +265,6 @@ impl PreparedRun {
         };
         drop(port);
         emulator.stop().await;
-        if let Some(model) = &options.timing_model {
-            let _ = std::fs::remove_file(&model.counts);
-            if let Some(hashing) = &model.hashing {
-                let _ = std::fs::remove_file(hashing);
-            }
-        }
         outcome
     }
 

@@ -32,9 +32,11 @@ pub struct TimingModelPlugin {
     pub counts: PathBuf,
     /// Its parameters, as each estimate names them.
     pub parameters: &'static str,
-    /// The image's hashing code as address ranges, for the plugin to count
-    /// each sample's cycles there (a share per call, as pqm4's).
-    pub hashing: Option<PathBuf>,
+    /// The image's hashing code as address ranges (the plugin's
+    /// `hashing=` file, written by [`TimingModelPlugin::write_ranges`] as
+    /// QEMU starts), for the plugin to count each sample's cycles there (a
+    /// share per call, as pqm4's); `None` where the image has no symbols.
+    pub hashing: Option<(PathBuf, String)>,
 }
 
 impl TimingModelPlugin {
@@ -59,21 +61,46 @@ impl TimingModelPlugin {
             return None;
         }
         let ranges = std::fs::read(image).ok().map(|bytes| Symbols::of(&bytes).hashing_ranges());
-        let hashing = counts.with_extension("hashing");
-        let hashing = ranges
-            .filter(|ranges| !ranges.is_empty())
-            .and_then(|ranges| std::fs::write(&hashing, ranges).ok())
-            .map(|()| hashing);
+        let hashing =
+            ranges.filter(|ranges| !ranges.is_empty()).map(|r| (counts.with_extension("hashing"), r));
         Some(TimingModelPlugin { plugin, counts, parameters, hashing })
+    }
+
+    /// Writes the `hashing=` file, if any, for QEMU about to start: a run
+    /// refused before that leaves nothing behind. The runner removes it
+    /// with the counts.
+    pub fn write_ranges(&self) -> std::io::Result<()> {
+        match &self.hashing {
+            Some((path, ranges)) => std::fs::write(path, ranges),
+            None => Ok(()),
+        }
+    }
+
+    /// A guard that removes this run's counts and ranges files when
+    /// dropped, however the run ends.
+    pub fn files(&self) -> RunFiles<'_> {
+        RunFiles(self)
     }
 
     /// QEMU's `-plugin` argument.
     pub fn argument(&self) -> String {
         let mut argument = format!("{},out={},{PARAMETERS}", self.plugin.display(), self.counts.display());
-        if let Some(hashing) = &self.hashing {
+        if let Some((hashing, _)) = &self.hashing {
             argument.push_str(&format!(",hashing={}", hashing.display()));
         }
         argument
+    }
+}
+
+/// See [`TimingModelPlugin::files`].
+pub struct RunFiles<'a>(&'a TimingModelPlugin);
+
+impl Drop for RunFiles<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0.counts);
+        if let Some((hashing, _)) = &self.0.hashing {
+            let _ = std::fs::remove_file(hashing);
+        }
     }
 }
 
