@@ -284,6 +284,9 @@ fn result(
     clock_hz: Option<u64>,
 ) -> pqbench_types::BenchResult {
     let mut result = bare_result(entry.algorithm, operation);
+    // pqm4 times the NIST API (`crypto_kem_dec(ss, ct, sk)`, `crypto_sign`
+    // and the rest), whose keys are the schemes' encoded bytes.
+    result.key_format = Some(pqbench_types::KeyFormat::Encoded);
     let mut notes = Notes::default();
     if let Some(note) = &entry.name_note {
         notes.push(note.clone());

@@ -4,7 +4,7 @@
 // One `signature` crate (3.x) under all three: its traits serve every key here.
 use p256::ecdsa::signature::{RandomizedSigner, Signer, Verifier};
 use p256::elliptic_curve::Generate;
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 use rand_core::Rng;
 
 use crate::measure::{Platform, Reporter, Session};
@@ -28,10 +28,11 @@ pub(crate) fn ecdsa_p256(algorithm: Algorithm, session: &mut Session<'_, impl Pl
     // Hedged nonces (RFC 6979 with fresh randomness mixed in), the crate's
     // randomized signer: what a signer with an RNG uses, at the cost of
     // deterministic signing plus 32 random bytes.
-    session.time(algorithm, Operation::Sign, || {
+    // p256's keys hold their scalar and point decoded.
+    session.time(algorithm, Operation::Sign, KeyFormat::Decoded, || {
         RandomizedSigner::<Signature>::try_sign_with_rng(&signer, &mut rng, &message)
     });
-    session.time(algorithm, Operation::Verify, || verifier.verify(&message, &signature));
+    session.time(algorithm, Operation::Verify, KeyFormat::Decoded, || verifier.verify(&message, &signature));
 }
 
 #[inline(never)]
@@ -52,12 +53,12 @@ pub(crate) fn ecdh_p256(algorithm: Algorithm, session: &mut Session<'_, impl Pla
 
     // A key pair is the secret scalar and its public point, as wolfCrypt's
     // "ECC keygen" makes them.
-    session.time(algorithm, Operation::Keygen, || {
+    session.time(algorithm, Operation::Keygen, KeyFormat::Decoded, || {
         let secret = EphemeralSecret::generate_from_rng(&mut rng);
         let public = secret.public_key();
         (secret, public)
     });
-    session.time(algorithm, Operation::Agree, || ours.diffie_hellman(&their_public));
+    session.time(algorithm, Operation::Agree, KeyFormat::Decoded, || ours.diffie_hellman(&their_public));
 }
 
 /// RFC 7748 §6.1: Alice's and Bob's key pairs and their shared secret.
@@ -87,12 +88,13 @@ pub(crate) fn x25519(algorithm: Algorithm, session: &mut Session<'_, impl Platfo
     let ours = StaticSecret::random_from_rng(&mut rng);
     let their_public = PublicKey::from(&StaticSecret::random_from_rng(&mut rng));
 
-    session.time(algorithm, Operation::Keygen, || {
+    // X25519's keys are their RFC 7748 bytes, which every call decodes.
+    session.time(algorithm, Operation::Keygen, KeyFormat::Encoded, || {
         let secret = StaticSecret::random_from_rng(&mut rng);
         let public = PublicKey::from(&secret);
         (secret, public)
     });
-    session.time(algorithm, Operation::Agree, || ours.diffie_hellman(&their_public));
+    session.time(algorithm, Operation::Agree, KeyFormat::Encoded, || ours.diffie_hellman(&their_public));
 }
 
 fn x25519_self_test(algorithm: Algorithm) -> bool {
@@ -138,9 +140,11 @@ pub(crate) fn ed25519(algorithm: Algorithm, session: &mut Session<'_, impl Platf
         return session.failed(algorithm, Failure::RoundTrip);
     };
 
-    session.time(algorithm, Operation::Keygen, || SigningKey::generate(&mut rng));
-    session.time(algorithm, Operation::Sign, || signer.try_sign(&message));
-    session.time(algorithm, Operation::Verify, || verifier.verify(&message, &signature));
+    // ed25519-dalek's signing key holds RFC 8032's 32-byte seed and hashes
+    // it again for every signature; its keys hold the public point decoded.
+    session.time(algorithm, Operation::Keygen, KeyFormat::Decoded, || SigningKey::generate(&mut rng));
+    session.time(algorithm, Operation::Sign, KeyFormat::Seed, || signer.try_sign(&message));
+    session.time(algorithm, Operation::Verify, KeyFormat::Decoded, || verifier.verify(&message, &signature));
 }
 
 /// The RFC's key pair and signature, which verifies, and a signature with

@@ -79,7 +79,7 @@ fn bench<O: AsRef<[u8]>>(
     }
     let mut message = [0u8; THROUGHPUT_BYTES];
     crate::seeded_rng(algorithm).fill_bytes(&mut message);
-    session.throughput(algorithm, Operation::Hash, THROUGHPUT_BYTES as u32, || hash(&message));
+    session.throughput(algorithm, Operation::Hash, None, THROUGHPUT_BYTES as u32, || hash(&message));
 }
 
 pub(crate) fn self_test<O: AsRef<[u8]>>(algorithm: Algorithm, kat: &Kat, hash: impl Fn(&[u8]) -> O) -> bool {

@@ -1,6 +1,6 @@
 use core::hint::black_box;
 
-use pqbench_types::{Algorithm, Clock, Failure, Measurement, Measuring, Operation, Status};
+use pqbench_types::{Algorithm, Clock, Failure, KeyFormat, Measurement, Measuring, Operation, Status};
 
 use crate::rule::{Rule, Sizing};
 use crate::summary::summarise;
@@ -202,27 +202,37 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         }
     }
 
-    /// Times `call` and reports the measurement.
-    pub(crate) fn time<T>(&mut self, algorithm: Algorithm, operation: Operation, call: impl FnMut() -> T) {
-        self.measure(algorithm, operation, None, call);
+    /// Times `call`, which is given its key in the form `keys` (for a key
+    /// generation, gives its keys back so), and reports the measurement.
+    pub(crate) fn time<T>(
+        &mut self,
+        algorithm: Algorithm,
+        operation: Operation,
+        keys: KeyFormat,
+        call: impl FnMut() -> T,
+    ) {
+        self.measure(algorithm, operation, Some(keys), None, call);
     }
 
-    /// Times `call`, which processes `bytes` of input each time, and
-    /// reports the measurement with its throughput size.
+    /// Times `call`, which processes `bytes` of input each time with a key
+    /// in the form `keys` (`None`: it takes none, as a hash), and reports
+    /// the measurement with its throughput size.
     pub(crate) fn throughput<T>(
         &mut self,
         algorithm: Algorithm,
         operation: Operation,
+        keys: Option<KeyFormat>,
         bytes: u32,
         call: impl FnMut() -> T,
     ) {
-        self.measure(algorithm, operation, Some(bytes), call);
+        self.measure(algorithm, operation, keys, Some(bytes), call);
     }
 
     fn measure<T>(
         &mut self,
         algorithm: Algorithm,
         operation: Operation,
+        keys: Option<KeyFormat>,
         bytes_per_op: Option<u32>,
         mut call: impl FnMut() -> T,
     ) {
@@ -291,6 +301,7 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
             measurement.stack_bytes = memory.stack_bytes;
             measurement.stack_depth_bytes = memory.stack_depth_bytes;
             measurement.bytes_per_op = bytes_per_op;
+            measurement.key_format = keys;
         }
         self.reporter.result(&measurement);
     }

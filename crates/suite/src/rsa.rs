@@ -3,7 +3,7 @@
 
 use ::rsa::pkcs1::DecodeRsaPrivateKey;
 use ::rsa::{PrivateKey, PublicKey};
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 use rand_core::{CryptoRng, Rng};
 
 use crate::measure::{Platform, Reporter, Session};
@@ -31,8 +31,12 @@ pub(crate) fn bench(algorithm: Algorithm, session: &mut Session<'_, impl Platfor
         return session.failed(algorithm, Failure::RoundTrip);
     };
 
-    session.time(algorithm, Operation::Public, || public.pkcs1v15_encrypt_with_rng(&mut rng, &message));
-    session.time(algorithm, Operation::Private, || key.pkcs1v15_decrypt_with_rng(&mut rng, &ciphertext));
+    session.time(algorithm, Operation::Public, KeyFormat::Decoded, || {
+        public.pkcs1v15_encrypt_with_rng(&mut rng, &message)
+    });
+    session.time(algorithm, Operation::Private, KeyFormat::Decoded, || {
+        key.pkcs1v15_decrypt_with_rng(&mut rng, &ciphertext)
+    });
 }
 
 /// An encryption that decrypts to the message, when a tampered ciphertext

@@ -1,6 +1,6 @@
 //! What a run's samples say: the figures of one operation's measurement
-//! (min, median, max, standard deviation), in exact integers, so that every
-//! target rounds them alike.
+//! (min, percentiles, median, max, standard deviation), in exact integers,
+//! so that every target rounds them alike.
 
 use pqbench_types::{Algorithm, Measurement, Operation, Status};
 
@@ -28,6 +28,9 @@ pub fn summarise(
         median_ticks: median(samples),
         max_ticks: samples[done - 1],
         stdev_ticks: standard_deviation(samples),
+        p10_ticks: percentile(samples, 10),
+        p90_ticks: percentile(samples, 90),
+        p99_ticks: percentile(samples, 99),
         ..Measurement::untimed(algorithm, operation, Status::Ok)
     }
 }
@@ -52,6 +55,16 @@ pub fn standard_deviation(samples: &[u64]) -> Option<u64> {
     let spread = n.checked_mul(squares)?.checked_sub(sum.checked_mul(sum)?)?;
     let four_variances = spread.checked_mul(4)? / (n * (n - 1));
     u64::try_from(four_variances.isqrt().div_ceil(2)).ok()
+}
+
+/// The `p`th percentile (0 < p < 100) of sorted samples by nearest rank:
+/// the ⌈p·n/100⌉-th smallest, a sample as measured (as the median is).
+/// `None` where that rank is the least or the greatest sample: a p99 of
+/// fewer than 100 samples would be the max again under another name.
+pub fn percentile(sorted: &[u64], p: u32) -> Option<u64> {
+    let n = sorted.len();
+    let rank = (p as usize).checked_mul(n)?.div_ceil(100);
+    (rank > 1 && rank < n).then(|| sorted[rank - 1])
 }
 
 /// The median of sorted samples; for an even count, the lower middle, so

@@ -231,6 +231,32 @@ fn a_summary_carries_the_spread_of_its_samples() {
     assert!(m.is_consistent(), "{m:?}");
 }
 
+#[test]
+fn percentiles_are_samples_by_nearest_rank_and_never_min_or_max_again() {
+    use summary::percentile;
+    let hundred: Vec<u64> = (1..=100).collect();
+    // The ⌈p·n/100⌉-th smallest: the 10th, 90th and 99th of 100.
+    assert_eq!(percentile(&hundred, 10), Some(10));
+    assert_eq!(percentile(&hundred, 90), Some(90));
+    assert_eq!(percentile(&hundred, 99), Some(99));
+    // Of 99 samples the 99th percentile would be the max: not said.
+    assert_eq!(percentile(&hundred[..99], 99), None);
+    // p90 from 10 samples (the 9th), p10 only from 11 (the 2nd).
+    assert_eq!(percentile(&hundred[..10], 90), Some(9));
+    assert_eq!(percentile(&hundred[..10], 10), None);
+    assert_eq!(percentile(&hundred[..11], 10), Some(2));
+    assert_eq!(percentile(&[], 10), None);
+    assert_eq!(percentile(&[5], 90), None);
+
+    // A slow tail, as a noisy host gives: p99 shows it where min, median
+    // and the mean would not.
+    let mut samples: Vec<u64> = (0..1000).map(|i| if i % 50 == 0 { 900 } else { 100 + i % 7 }).collect();
+    let total = samples.iter().sum();
+    let m = summarise(Algorithm::MlKem768, Operation::Keygen, &mut samples, 1, total);
+    assert_eq!((m.p10_ticks, m.p90_ticks, m.p99_ticks), (Some(100), Some(106), Some(900)));
+    assert!(m.is_consistent(), "{m:?}");
+}
+
 fn measure_median(sorted: &[u64]) -> u64 {
     summary::median(sorted)
 }
@@ -556,7 +582,7 @@ fn time_on_stepped_clock(step: u64, min_iterations: u32, mut cost: impl FnMut() 
         &mut samples,
         1,
     );
-    session.time(Algorithm::Sha256, Operation::Hash, || now.set(now.get() + cost()));
+    session.throughput(Algorithm::Sha256, Operation::Hash, None, 64, || now.set(now.get() + cost()));
     let [m] = &collected.results[..] else { panic!("{:?}", collected.results) };
     *m
 }

@@ -16,7 +16,7 @@
 extern crate alloc;
 
 mod names;
-pub use names::{Algorithm, Failure, Family, Operation, Status, UnknownName};
+pub use names::{Algorithm, Failure, Family, KeyFormat, Operation, Status, UnknownName};
 
 mod measurement;
 pub use measurement::{Clock, Measurement, Measuring, TickUnit};

@@ -1,6 +1,6 @@
 use core::fmt;
 
-use crate::{Algorithm, Failure, Operation, Status, UnknownName};
+use crate::{Algorithm, Failure, KeyFormat, Operation, Status, UnknownName};
 
 /// What one tick of a board's clock is. Only `Cycles` may ever be shown as
 /// cycles: an emulator's instruction count is not a Cortex-M cycle count.
@@ -126,6 +126,23 @@ pub struct Measurement {
     /// that predates it.
     #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
     pub failure: Option<Failure>,
+    /// The samples' 10th, 90th and 99th percentiles by nearest rank (the
+    /// ⌈p·n/100⌉-th smallest), each one of the samples as measured. Said
+    /// only where it is a sample other than the least and the greatest
+    /// (p90 from 10 samples on, p10 from 11, p99 from 100), so that it never
+    /// repeats min or max under another name; `None` from fewer, and from a
+    /// board or file that predates them.
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub p10_ticks: Option<u64>,
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub p90_ticks: Option<u64>,
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub p99_ticks: Option<u64>,
+    /// The form of the key the timed calls were given ([`KeyFormat`]);
+    /// `None` where the operation takes no key (a hash) or the producer
+    /// does not say.
+    #[cfg_attr(feature = "alloc", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub key_format: Option<KeyFormat>,
 }
 
 impl Measurement {
@@ -149,17 +166,23 @@ impl Measurement {
             batch: None,
             stdev_ticks: None,
             failure: None,
+            p10_ticks: None,
+            p90_ticks: None,
+            p99_ticks: None,
+            key_format: None,
         }
     }
 
     /// Whether the figures can be true: a timed result has iterations and
-    /// `min <= median <= max`, `total >= iterations * min`.
+    /// `min <= p10 <= median <= p90 <= p99 <= max` (of those said),
+    /// `total >= iterations * min`; an untimed one has no timing at all.
     pub fn is_consistent(&self) -> bool {
         if self.failure.is_some() && self.status != Status::Failed {
             return false;
         }
+        let percentiles = [self.p10_ticks, self.p90_ticks, self.p99_ticks];
         if self.status != Status::Ok {
-            return self.iterations == 0 && self.total_ticks == 0;
+            return self.iterations == 0 && self.total_ticks == 0 && percentiles.iter().all(Option::is_none);
         }
         // Every sum here saturates: the figures come from a board or a
         // client, and any u64 is one they can send (a debug build would
@@ -172,11 +195,16 @@ impl Measurement {
         let spread_fits = self
             .stdev_ticks
             .is_none_or(|sd| sd <= self.max_ticks.saturating_sub(self.min_ticks).saturating_add(1));
+        // Every percentile said lies in order between min and max, around
+        // the median.
+        let [p10, p90, p99] = percentiles;
+        let ranked = [Some(self.min_ticks), p10, Some(self.median_ticks), p90, p99, Some(self.max_ticks)];
+        let said = || ranked.iter().flatten();
+        let in_order = said().zip(said().skip(1)).all(|(lower, higher)| lower <= higher);
         self.iterations > 0
             && spread_fits
+            && in_order
             && self.batch.is_none_or(|calls| calls > 0 && self.iterations.is_multiple_of(calls))
-            && self.min_ticks <= self.median_ticks
-            && self.median_ticks <= self.max_ticks
             && self.total_ticks >= self.min_ticks.saturating_mul(u64::from(self.iterations))
             && self.total_ticks
                 <= self.max_ticks.saturating_add(rounding).saturating_mul(u64::from(self.iterations))
@@ -263,5 +291,21 @@ mod tests {
         assert!(!too_long.is_consistent(), "a total above iterations x max is refused");
         let batched = Measurement { batch: Some(2), ..timed(5, 5, 5, 2, 11) };
         assert!(batched.is_consistent(), "a batch's rounding allows under a tick a call");
+    }
+
+    #[test]
+    fn percentiles_must_lie_in_order_between_min_and_max() {
+        let spread = timed(10, 20, 40, 4, 90);
+        let with = |p10, p90, p99| Measurement { p10_ticks: p10, p90_ticks: p90, p99_ticks: p99, ..spread };
+        assert!(with(Some(12), Some(30), Some(39)).is_consistent());
+        assert!(with(None, Some(30), None).is_consistent(), "each percentile is optional");
+        assert!(with(Some(10), Some(20), Some(40)).is_consistent(), "ties are orders too");
+        assert!(!with(Some(9), None, None).is_consistent(), "p10 below min");
+        assert!(!with(Some(21), None, None).is_consistent(), "p10 above the median");
+        assert!(!with(None, Some(19), None).is_consistent(), "p90 below the median");
+        assert!(!with(None, Some(35), Some(30)).is_consistent(), "p99 below p90");
+        assert!(!with(None, None, Some(41)).is_consistent(), "p99 above max");
+        let skipped = Measurement::untimed(Algorithm::MlKem768, Operation::Keygen, Status::Skipped);
+        assert!(!Measurement { p90_ticks: Some(1), ..skipped }.is_consistent(), "no timing without a run");
     }
 }

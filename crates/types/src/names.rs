@@ -272,6 +272,28 @@ names! {
 }
 
 names! {
+    /// The form of the key a timed call was given (for `keygen`, the form
+    /// it gave its keys back in): what a call's time holds besides the
+    /// arithmetic, and so what two implementations' figures may be compared
+    /// as. OpenSSL's ML-KEM and ML-DSA key formats ask the same question.
+    /// `seed`: the private key as the seed it is generated from (FIPS 203's
+    /// d || z, FIPS 204's xi, RFC 8032's 32 bytes); each call expands it.
+    /// `encoded`: the standard's bytes (FIPS 203's ek and dk, FIPS 204's pk
+    /// and sk, a curve's point or scalar bytes); each call decodes them, and
+    /// an ML-KEM or ML-DSA call expands the matrix A from its seed.
+    /// `decoded`: the library's own in-memory form, decoded and any tables
+    /// (A, NTT forms, a key schedule) computed before the clock starts.
+    /// `opaque`: a platform's handle (WebCrypto's `CryptoKey`) whose form the
+    /// platform does not say.
+    KeyFormat {
+        Seed => "seed",
+        Encoded => "encoded",
+        Decoded => "decoded",
+        Opaque => "opaque",
+    }
+}
+
+names! {
     /// The groups the dashboard filters by.
     Family {
         PostQuantum => "pqc",
@@ -326,6 +348,9 @@ mod tests {
         }
         for &s in Status::ALL {
             assert_eq!(Status::from_name(s.as_str()), Ok(s));
+        }
+        for &k in KeyFormat::ALL {
+            assert_eq!(KeyFormat::from_name(k.as_str()), Ok(k));
         }
     }
 

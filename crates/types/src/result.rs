@@ -2,7 +2,7 @@ use alloc::string::String;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Algorithm, Clock, Failure, Measurement, ModelEstimate, Operation, Status, TickUnit};
+use crate::{Algorithm, Clock, Failure, KeyFormat, Measurement, ModelEstimate, Operation, Status, TickUnit};
 
 /// One result row as the API, the store and the dashboard show it.
 /// A figure that was not measured is `None` (JSON null), never 0.
@@ -49,6 +49,18 @@ pub struct BenchResult {
     /// calls (unit `m4-model-cycles`): never measured cycles.
     #[serde(default)]
     pub model: Option<ModelEstimate>,
+    /// The samples' 10th, 90th and 99th percentiles in milliseconds per
+    /// call ([`Measurement::p10_ticks`]): each a sample as measured, said
+    /// only where there were samples enough for it to be neither min nor max.
+    #[serde(default)]
+    pub p10_ms: Option<f64>,
+    #[serde(default)]
+    pub p90_ms: Option<f64>,
+    #[serde(default)]
+    pub p99_ms: Option<f64>,
+    /// The form of the key the timed calls were given ([`KeyFormat`]).
+    #[serde(default)]
+    pub key_format: Option<KeyFormat>,
 }
 
 impl BenchResult {
@@ -79,6 +91,10 @@ impl BenchResult {
             samples: None,
             stdev_ms: None,
             model: None,
+            p10_ms: None,
+            p90_ms: None,
+            p99_ms: None,
+            key_format: None,
         }
     }
 
@@ -118,6 +134,10 @@ impl BenchResult {
         result.max_ms = Some(ticks_to_ms(m.max_ticks));
         result.samples = Some(u64::from(m.iterations / m.batch.unwrap_or(1).max(1)));
         result.stdev_ms = m.stdev_ticks.map(ticks_to_ms);
+        result.p10_ms = m.p10_ticks.map(ticks_to_ms);
+        result.p90_ms = m.p90_ticks.map(ticks_to_ms);
+        result.p99_ms = m.p99_ticks.map(ticks_to_ms);
+        result.key_format = m.key_format;
         result.ticks_per_op = Some(ticks_per_op);
         result.tick_unit = Some(alloc::format!("{}", clock.unit));
         result.cycles_per_op = (clock.unit == TickUnit::Cycles).then_some(ticks_per_op);
@@ -157,6 +177,9 @@ impl BenchResult {
             ("median_ms", self.median_ms),
             ("max_ms", self.max_ms),
             ("stdev_ms", self.stdev_ms),
+            ("p10_ms", self.p10_ms),
+            ("p90_ms", self.p90_ms),
+            ("p99_ms", self.p99_ms),
             ("cycles_per_op", self.cycles_per_op),
             ("ticks_per_op", self.ticks_per_op),
             ("bytes_per_sec", self.bytes_per_sec),

@@ -5,7 +5,9 @@ use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use pqbench_types::{Algorithm, Build, Clock, Failure, Measurement, Measuring, Operation, Status, TickUnit};
+use pqbench_types::{
+    Algorithm, Build, Clock, Failure, KeyFormat, Measurement, Measuring, Operation, Status, TickUnit,
+};
 
 use crate::{CRC, MARKER, MARKER_FAMILY, kind};
 
@@ -419,6 +421,12 @@ impl Fields<'_> {
         m.needed_bytes = self.optional("needs")?;
         m.batch = self.optional("batch")?;
         m.stdev_ticks = self.optional("sd")?;
+        m.p10_ticks = self.optional("p10")?;
+        m.p90_ticks = self.optional("p90")?;
+        m.p99_ticks = self.optional("p99")?;
+        if self.fields.contains_key("keys") {
+            m.key_format = Some(self.name("keys", KeyFormat::from_name)?);
+        }
         if self.fields.contains_key("reason") {
             m.failure = Some(self.name("reason", Failure::from_name)?);
         }

@@ -128,6 +128,10 @@ pub fn measurement_fields<W: Write>(record: &mut RecordWriter<'_, W>, m: &Measur
     record.optional("needs", m.needed_bytes)?;
     record.optional("batch", m.batch)?;
     record.optional("sd", m.stdev_ticks)?;
+    record.optional("p10", m.p10_ticks)?;
+    record.optional("p90", m.p90_ticks)?;
+    record.optional("p99", m.p99_ticks)?;
+    record.optional("keys", m.key_format)?;
     match m.failure {
         Some(failure) => record.field("reason", failure),
         None => Ok(()),

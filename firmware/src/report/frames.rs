@@ -15,7 +15,7 @@ use core::marker::PhantomData;
 
 use pqbench_suite::Reporter;
 use pqbench_suite::calibrate::{self, Calibration};
-use pqbench_types::{Algorithm, Measurement, Measuring, Operation, Status};
+use pqbench_types::{Algorithm, KeyFormat, Measurement, Measuring, Operation, Status};
 #[cfg(not(feature = "text-mirror"))]
 use pqbench_wire::Discard;
 use pqbench_wire::{RecordWriter, kind, measurement_fields, measuring_fields};
@@ -163,7 +163,7 @@ impl Reporter for Records<'_> {
         // Only a measurement that ran has timings, as in the text record.
         if m.status == Status::Ok {
             defmt::info!(
-                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} depth={=?} bytes={=?} needs={=?} batch={=?} sd={=?} *{=u32:08x}",
+                "@pqb1 result alg={=str} op={=str} status={=str} iters={=u32} total={=u64} min={=u64} median={=u64} max={=u64} heap={=?} allocs={=?} stack={=?} depth={=?} bytes={=?} needs={=?} batch={=?} sd={=?} p10={=?} p90={=?} p99={=?} keys={=str} *{=u32:08x}",
                 m.algorithm.as_str(),
                 m.operation.as_str(),
                 m.status.as_str(),
@@ -180,6 +180,12 @@ impl Reporter for Records<'_> {
                 m.needed_bytes,
                 m.batch,
                 m.stdev_ticks,
+                m.p10_ticks,
+                m.p90_ticks,
+                m.p99_ticks,
+                // Rendered `None` where not said, as an Option is: the host
+                // drops the field either way.
+                m.key_format.map_or("None", KeyFormat::as_str),
                 crc,
             );
         } else if let Some(failure) = m.failure {

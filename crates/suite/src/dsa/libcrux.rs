@@ -8,7 +8,7 @@
 //! signing and verifying expand the matrix A every call, as a signer that
 //! keeps keys in their standard encoding does.
 
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 
 use crate::measure::{Platform, Reporter, Session};
 use crate::{check, kat};
@@ -83,9 +83,13 @@ pub(crate) fn bench<D: MlDsa>(algorithm: Algorithm, session: &mut Session<'_, im
         Err(failure) => return session.failed(algorithm, failure),
     };
 
-    session.time(algorithm, Operation::Keygen, || D::generate(crate::random(&mut rng)));
-    session.time(algorithm, Operation::Sign, || D::sign(&keys, kat::DSA_MESSAGE, crate::random(&mut rng)));
-    session.time(algorithm, Operation::Verify, || D::verify(&keys, kat::DSA_MESSAGE, &signature));
+    session.time(algorithm, Operation::Keygen, KeyFormat::Encoded, || D::generate(crate::random(&mut rng)));
+    session.time(algorithm, Operation::Sign, KeyFormat::Encoded, || {
+        D::sign(&keys, kat::DSA_MESSAGE, crate::random(&mut rng))
+    });
+    session.time(algorithm, Operation::Verify, KeyFormat::Encoded, || {
+        D::verify(&keys, kat::DSA_MESSAGE, &signature)
+    });
 }
 
 /// The deterministic signature of the known message by `signer`: the round

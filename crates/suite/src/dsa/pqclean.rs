@@ -3,7 +3,7 @@
 
 use pqbench_pqclean::{Dsa, Random};
 pub(crate) use pqbench_pqclean::{MlDsa44, MlDsa65, MlDsa87};
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 use rand_core::Rng;
 
 use crate::measure::{Platform, Reporter, Session};
@@ -23,12 +23,13 @@ pub(crate) fn bench<D: Dsa>(algorithm: Algorithm, session: &mut Session<'_, impl
         Err(failure) => return session.failed(algorithm, failure),
     };
 
-    session.time(algorithm, Operation::Keygen, || D::keypair(&mut Random::new(&mut fill)));
+    session
+        .time(algorithm, Operation::Keygen, KeyFormat::Encoded, || D::keypair(&mut Random::new(&mut fill)));
     // Hedged signing (FIPS 204's default), as for the other implementations.
-    session.time(algorithm, Operation::Sign, || {
+    session.time(algorithm, Operation::Sign, KeyFormat::Encoded, || {
         D::sign(&sk, kat::DSA_MESSAGE, kat::DSA_CONTEXT, &mut Random::new(&mut fill))
     });
-    session.time(algorithm, Operation::Verify, || {
+    session.time(algorithm, Operation::Verify, KeyFormat::Encoded, || {
         D::verify(&pk, kat::DSA_MESSAGE, kat::DSA_CONTEXT, &signature)
     });
 }

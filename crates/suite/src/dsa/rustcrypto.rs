@@ -6,7 +6,7 @@ use alloc::boxed::Box;
 use ml_dsa::signature::{Keypair, RandomizedSigner, Verifier};
 use ml_dsa::{ExpandedSigningKey, Generate, MlDsaParams, Signature, SigningKey, VerifyingKey};
 pub(crate) use ml_dsa::{MlDsa44, MlDsa65, MlDsa87};
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 
 use crate::measure::{Platform, Reporter, Session};
 use crate::{check, kat};
@@ -31,12 +31,18 @@ pub(crate) fn bench<P: MlDsaParams>(
         Err(failure) => return session.failed(algorithm, failure),
     };
 
-    session.time(algorithm, Operation::Keygen, || SigningKey::<P>::generate_from_rng(&mut rng));
+    session.time(algorithm, Operation::Keygen, KeyFormat::Decoded, || {
+        SigningKey::<P>::generate_from_rng(&mut rng)
+    });
     // Hedged signing (FIPS 204's default): fresh randomness per call draws a
     // new number of rejection-sampling rounds, so the samples show the
     // spread a signer sees rather than one message's fixed count.
-    session.time(algorithm, Operation::Sign, || signer.try_sign_with_rng(&mut rng, kat::DSA_MESSAGE));
-    session.time(algorithm, Operation::Verify, || verifier.verify(kat::DSA_MESSAGE, &signature));
+    session.time(algorithm, Operation::Sign, KeyFormat::Decoded, || {
+        signer.try_sign_with_rng(&mut rng, kat::DSA_MESSAGE)
+    });
+    session.time(algorithm, Operation::Verify, KeyFormat::Decoded, || {
+        verifier.verify(kat::DSA_MESSAGE, &signature)
+    });
 }
 
 /// The deterministic signature of the known message (ML-DSA.Sign's

@@ -6,7 +6,7 @@
 //! Keys stay packed, as they travel: every encapsulation and decapsulation
 //! expands the matrix A from its seed again, as a TLS handshake would.
 
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 
 use crate::measure::{Platform, Reporter, Session};
 use crate::{Verdict, check, kat};
@@ -83,9 +83,11 @@ pub(crate) fn bench<K: MlKem>(algorithm: Algorithm, session: &mut Session<'_, im
         return session.failed(algorithm, failure);
     }
 
-    session.time(algorithm, Operation::Keygen, || K::generate(crate::random(&mut rng)));
-    session.time(algorithm, Operation::Encaps, || K::encapsulate(&keys, crate::random(&mut rng)));
-    session.time(algorithm, Operation::Decaps, || K::decapsulate(&keys, &ciphertext));
+    session.time(algorithm, Operation::Keygen, KeyFormat::Encoded, || K::generate(crate::random(&mut rng)));
+    session.time(algorithm, Operation::Encaps, KeyFormat::Encoded, || {
+        K::encapsulate(&keys, crate::random(&mut rng))
+    });
+    session.time(algorithm, Operation::Decaps, KeyFormat::Encoded, || K::decapsulate(&keys, &ciphertext));
 }
 
 /// The round trip first: the shared secret survives decapsulation, and a

@@ -5,7 +5,7 @@
 
 use pqbench_pqclean::{Kem, Random};
 pub(crate) use pqbench_pqclean::{MlKem512, MlKem768, MlKem1024};
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 use rand_core::Rng;
 
 use crate::measure::{Platform, Reporter, Session};
@@ -26,9 +26,12 @@ pub(crate) fn bench<K: Kem>(algorithm: Algorithm, session: &mut Session<'_, impl
 
     // The C draws d || z and m through `randombytes`, from the suite's
     // generator, as the other implementations draw them.
-    session.time(algorithm, Operation::Keygen, || K::keypair(&mut Random::new(&mut fill)));
-    session.time(algorithm, Operation::Encaps, || K::encapsulate(&pk, &mut Random::new(&mut fill)));
-    session.time(algorithm, Operation::Decaps, || K::decapsulate(&sk, &ciphertext));
+    session
+        .time(algorithm, Operation::Keygen, KeyFormat::Encoded, || K::keypair(&mut Random::new(&mut fill)));
+    session.time(algorithm, Operation::Encaps, KeyFormat::Encoded, || {
+        K::encapsulate(&pk, &mut Random::new(&mut fill))
+    });
+    session.time(algorithm, Operation::Decaps, KeyFormat::Encoded, || K::decapsulate(&sk, &ciphertext));
 }
 
 /// The round trip first (the shared secret survives decapsulation, a

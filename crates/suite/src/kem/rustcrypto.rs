@@ -4,7 +4,7 @@
 
 use ml_kem::kem::{Ciphertext, Decapsulate, Encapsulate, Kem, KeyExport, SharedKey};
 pub(crate) use ml_kem::{MlKem512, MlKem768, MlKem1024};
-use pqbench_types::{Algorithm, Failure, Operation};
+use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 
 use crate::measure::{Platform, Reporter, Session};
 use crate::{Verdict, check, kat};
@@ -85,9 +85,9 @@ pub(crate) fn bench<K: Deterministic>(
         return session.failed(algorithm, failure);
     }
 
-    session.time(algorithm, Operation::Keygen, || K::generate_keypair_from_rng(&mut rng));
-    session.time(algorithm, Operation::Encaps, || ek.encapsulate_with_rng(&mut rng));
-    session.time(algorithm, Operation::Decaps, || dk.decapsulate(&ct));
+    session.time(algorithm, Operation::Keygen, KeyFormat::Decoded, || K::generate_keypair_from_rng(&mut rng));
+    session.time(algorithm, Operation::Encaps, KeyFormat::Decoded, || ek.encapsulate_with_rng(&mut rng));
+    session.time(algorithm, Operation::Decaps, KeyFormat::Decoded, || dk.decapsulate(&ct));
 }
 
 /// The round trip first: the shared secret survives decapsulation, and a

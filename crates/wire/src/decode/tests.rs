@@ -49,6 +49,40 @@ fn a_result_reads_back_with_its_spread_and_without_it_from_older_firmware() {
 }
 
 #[test]
+fn a_result_reads_back_with_its_percentiles_and_key_format_and_without_them_from_older_firmware() {
+    let m = Measurement {
+        p10_ticks: Some(288_950),
+        p90_ticks: Some(289_200),
+        p99_ticks: Some(289_390),
+        key_format: Some(KeyFormat::Encoded),
+        ..sample()
+    };
+    let line = encoded(&m);
+    assert!(line.contains(" p10=288950 p90=289200 p99=289390 keys=encoded "), "{line}");
+    assert_eq!(Decoder::new().push(line.as_bytes()), [Event::Record(Record::Result(m))]);
+    assert_eq!(parse_rendered(&rendered(&m, crc_of(&m))), Ok(Record::Result(m)));
+    // Each on its own, as a board says what it has.
+    for key_format in KeyFormat::ALL {
+        let m = Measurement { key_format: Some(*key_format), ..sample() };
+        assert_eq!(parse_rendered(&rendered(&m, crc_of(&m))), Ok(Record::Result(m)));
+    }
+    // Firmware from before them: the same record, none of them said.
+    assert!(!encoded(&sample()).contains(" p10=") && !encoded(&sample()).contains(" keys="));
+    // A key format pqbench does not know, or a percentile outside the
+    // samples, is refused as the record is read.
+    let body = &line[..line.len() - 12].replace("keys=encoded", "keys=compressed");
+    let unknown = alloc::format!("{body} *{:08x}\r\n", CRC.checksum(body.as_bytes()));
+    let events = Decoder::new().push(unknown.as_bytes());
+    assert!(
+        matches!(&events[0], Event::Rejected(DecodeError::Malformed(why)) if why.contains("keys")),
+        "{events:?}"
+    );
+    let outside = Measurement { p99_ticks: Some(289_401), ..m };
+    let events = Decoder::new().push(encoded(&outside).as_bytes());
+    assert!(matches!(events[0], Event::Rejected(DecodeError::Malformed(_))), "{events:?}");
+}
+
+#[test]
 fn a_spread_wider_than_the_samples_is_refused() {
     // min 288,900 and max 289,400: no sample lies 502 ticks from the mean.
     let m = Measurement { stdev_ticks: Some(502), ..sample() };
@@ -170,7 +204,7 @@ fn rendered(m: &Measurement, crc: u32) -> String {
     let opt = |v: Option<u32>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
     let opt64 = |v: Option<u64>| v.map_or("None".into(), |v| alloc::format!("Some({v})"));
     alloc::format!(
-        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} depth={} bytes={} needs={} batch={} sd={} *{crc:08x}",
+        "@pqb1 result alg={} op={} status={} iters={} total={} min={} median={} max={} heap={} allocs={} stack={} depth={} bytes={} needs={} batch={} sd={} p10={} p90={} p99={} keys={} *{crc:08x}",
         m.algorithm,
         m.operation,
         m.status,
@@ -187,6 +221,10 @@ fn rendered(m: &Measurement, crc: u32) -> String {
         opt(m.needed_bytes),
         opt(m.batch),
         opt64(m.stdev_ticks),
+        opt64(m.p10_ticks),
+        opt64(m.p90_ticks),
+        opt64(m.p99_ticks),
+        m.key_format.map_or("None", KeyFormat::as_str),
     )
 }
 
