@@ -115,6 +115,15 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
       assert.ok(r.iterations >= 10 && r.ops_per_sec > 0, what);
       assert.ok(r.min_ms <= r.median_ms && r.median_ms <= r.max_ms, what);
       assert.equal(r.tick_unit, 'ns', what);
+      // The form of key each was timed with: libcrux (our wasm), noble and
+      // liboqs take the standards' encoded bytes; WebCrypto a CryptoKey.
+      assert.equal(r.key_format, which === 'webcrypto' ? 'opaque' : 'encoded', what);
+      // Percentiles, said where samples were enough (p90 from 10), in
+      // order between min and max.
+      const ranked = [r.min_ms, r.p10_ms, r.median_ms, r.p90_ms, r.p99_ms, r.max_ms].filter((v) => v !== null);
+      assert.ok(ranked.every((v, i) => i === 0 || ranked[i - 1] <= v), `${what}: ${ranked}`);
+      assert.equal(r.p90_ms !== null, r.samples >= 10, `${what}: ${r.samples} samples, p90 ${r.p90_ms}`);
+      assert.equal(r.p99_ms !== null, r.samples >= 100, `${what}: ${r.samples} samples, p99 ${r.p99_ms}`);
       if (which === 'wasm') continue;
       // Not measurable outside our wasm: null, never 0.
       assert.equal(r.heap_bytes, null, what);
@@ -140,7 +149,8 @@ test('ML-KEM-768 and ML-DSA-65: four builds of one browser board, every operatio
       const row = page.locator(`#results tr[data-algorithm="${r.algorithm}"][data-operation="${r.operation}"]`);
       await row.waitFor();
       assert.equal(await row.getAttribute('data-status'), 'ok');
-      for (const field of ['ops_per_sec', 'avg_ms', 'min_ms', 'median_ms', 'max_ms', 'heap_bytes', 'stack_bytes']) {
+      assert.equal(await row.locator('[data-field="key_format"]').getAttribute('data-value'), r.key_format);
+      for (const field of ['ops_per_sec', 'avg_ms', 'min_ms', 'p10_ms', 'median_ms', 'p90_ms', 'p99_ms', 'max_ms', 'heap_bytes', 'stack_bytes']) {
         const cell = row.locator(`[data-field="${field}"]`);
         const shown = await cell.getAttribute('data-value');
         assert.equal(shown === null ? null : Number(shown), r[field], `${which} ${r.algorithm} ${r.operation} ${field}`);

@@ -36,8 +36,9 @@ const ABSENT = new Set(['NotSupportedError', 'SyntaxError', 'TypeError']);
 // Thrown where an implementation disagrees with ours: stored `failed`.
 class Disagrees extends Error {}
 
-// Each implementation: its build label, its packages and, per algorithm,
-// an adapter. A KEM adapter: keygen() -> keys, publicKey(keys) -> ek bytes,
+// Each implementation: its build label, its packages, the form its timed
+// calls are given keys in (`keyFormat`, pqbench_types::KeyFormat's names)
+// and, per algorithm, an adapter. A KEM adapter: keygen() -> keys, publicKey(keys) -> ek bytes,
 // encapsulate(ek bytes) -> {ciphertext, shared}, decapsulate(keys, ct) ->
 // shared, and timed(keys, ciphertext) -> {keygen, encaps, decaps} calls. A
 // DSA adapter: keygen, publicKey, sign(keys, message), verify(pk bytes,
@@ -113,6 +114,8 @@ const IMPLEMENTATIONS = {
     };
     return {
       label: 'webcrypto',
+      // CryptoKey: the browser does not say what it holds.
+      keyFormat: 'opaque',
       packages: undefined,
       // Every call is a promise: say what its time holds.
       note: 'awaited one call at a time: each time includes the promise round trip',
@@ -131,6 +134,8 @@ const IMPLEMENTATIONS = {
     const dsas = { 'ML-DSA-44': dsaModule.ml_dsa44, 'ML-DSA-65': dsaModule.ml_dsa65, 'ML-DSA-87': dsaModule.ml_dsa87 };
     return {
       label: `noble-post-quantum@${version}`,
+      // Its keys are FIPS 203's and 204's byte strings, decoded by each call.
+      keyFormat: 'encoded',
       packages: { '@noble/post-quantum': version },
       kem: (name) => {
         const k = kems[name];
@@ -183,6 +188,8 @@ const IMPLEMENTATIONS = {
     };
     return {
       label: `liboqs-js@${version}`,
+      // liboqs's API takes and gives the standards' encoded bytes.
+      keyFormat: 'encoded',
       packages: { '@oqs/liboqs-js': version },
       // liboqs-js takes no seed: its keys come from crypto.getRandomValues.
       kem: async (name) => {
@@ -339,6 +346,7 @@ async function measureAll(request) {
       self.postMessage({ type: 'progress', algorithm, operation, index: ++index, total });
       try {
         const m = JSON.parse(await ours.measure_peer(algorithm, operation, calls[n], minIterations, minTimeMs));
+        if (m.status === 'ok') m.key_format = impl.keyFormat;
         let note = m.status === 'ok' ? impl.note : undefined;
         if (m.status === 'ok' && repeat > 1) note = [note, repeatNote(repeat)].filter(Boolean).join('; ');
         if (m.status === 'ok' && impl.inFlight) {

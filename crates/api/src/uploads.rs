@@ -247,6 +247,9 @@ pub fn check_measurement(m: &Measurement, clock: &Clock) -> Result<(), Measureme
         ("median_ticks", m.median_ticks),
         ("max_ticks", m.max_ticks),
         ("stdev_ticks", m.stdev_ticks.unwrap_or(0)),
+        ("p10_ticks", m.p10_ticks.unwrap_or(0)),
+        ("p90_ticks", m.p90_ticks.unwrap_or(0)),
+        ("p99_ticks", m.p99_ticks.unwrap_or(0)),
     ];
     if let Some(&(field, count)) = ticks.iter().find(|(_, count)| *count > MAX_TICKS) {
         return Err(MeasurementError::Ticks { field, count });

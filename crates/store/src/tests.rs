@@ -3,7 +3,7 @@
 
 use super::*;
 use pqbench_api::{MAX_MATRIX_COLUMNS, MatrixKey};
-use pqbench_types::{Algorithm, Operation, Status, TickUnit};
+use pqbench_types::{Algorithm, KeyFormat, Operation, Status, TickUnit};
 
 async fn a_run_and_its_results_read_back_as_written(store: Store) {
     let id = store.create_run(&NewRun::on_board("qemu-mps2-an386", None)).await.unwrap();
@@ -17,11 +17,16 @@ async fn a_run_and_its_results_read_back_as_written(store: Store) {
         heap_allocs: Some(1),
         stack_bytes: Some(2000),
         stack_depth_bytes: Some(5000),
+        p10_ticks: Some(99),
+        p90_ticks: Some(101),
+        key_format: Some(KeyFormat::Decoded),
         ..Measurement::untimed(Algorithm::MlKem768, Operation::Encaps, Status::Ok)
     };
     let clock = Clock { ticks_per_second: 1000, unit: TickUnit::Cycles };
     let result = BenchResult::from_measurement(&m, &clock);
     assert_eq!(result.stack_depth_bytes, Some(5000));
+    assert_eq!((result.p10_ms, result.p90_ms, result.p99_ms), (Some(99.0), Some(101.0), None));
+    assert_eq!(result.key_format, Some(KeyFormat::Decoded));
     store.add_result(id, 1, &result, Some(&m)).await.unwrap();
     store.finish_run(id, RunStatus::Complete, None).await.unwrap();
 

@@ -79,6 +79,9 @@ pub fn figure_label(figure: Column) -> &'static str {
         Column::AvgMs => "average time",
         Column::MedianMs => "median time",
         Column::MinMs => "fastest call",
+        Column::P10Ms => "10th percentile time",
+        Column::P90Ms => "90th percentile time",
+        Column::P99Ms => "99th percentile time",
         Column::MaxMs => "slowest call",
         Column::HeapBytes => "peak heap",
         Column::StackBytes => "peak stack",
@@ -108,13 +111,17 @@ pub fn cell_text(figure: Column, r: &BenchResult) -> String {
             Some(_) => format!("{} {}", figures::ticks(Some(value)), pqbench_types::MODEL_CYCLES_UNIT),
             None => format!("{} cycles", figures::ticks(Some(value))),
         },
-        // A time worked out from the model's cycles says it is an estimate.
-        Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs
-            if crate::estimate::is_estimated(r) =>
-        {
-            format!("≈{} (est.)", figures::duration_ms(Some(value)))
+        Column::AvgMs
+        | Column::MedianMs
+        | Column::MinMs
+        | Column::MaxMs
+        | Column::P10Ms
+        | Column::P90Ms
+        | Column::P99Ms => {
+            let time = figures::duration_ms(Some(value));
+            // A time worked out from the model's cycles says it is an estimate.
+            if crate::estimate::is_estimated(r) { format!("≈{time} (est.)") } else { time }
         }
-        Column::AvgMs | Column::MedianMs | Column::MinMs | Column::MaxMs => figures::duration_ms(Some(value)),
         Column::HeapBytes | Column::StackBytes | Column::CodeBytes => bytes(value),
         Column::BytesPerSec => figures::throughput(Some(value)),
         Column::HeapAllocs => figures::count(Some(value as u64)),

@@ -30,6 +30,10 @@ pub const CSV_FIELDS: &[&str] = &[
     "note",
     "code_bytes",
     "stack_depth_bytes",
+    "p10_ms",
+    "p90_ms",
+    "p99_ms",
+    "key_format",
 ];
 
 /// A header line and a line per row. A figure not measured is an empty
@@ -61,6 +65,10 @@ pub fn csv<'r>(rows: impl IntoIterator<Item = &'r BenchResult>) -> String {
             r.note.as_deref().map(quoted).unwrap_or_default(),
             integer(r.code_bytes),
             integer(r.stack_depth_bytes),
+            number(r.p10_ms),
+            number(r.p90_ms),
+            number(r.p99_ms),
+            r.key_format.map(|k| k.as_str().to_string()).unwrap_or_default(),
         ];
         out.push_str(&fields.join(","));
         out.push('\n');
@@ -118,13 +126,16 @@ mod tests {
         assert_eq!(lines[0], CSV_FIELDS.join(","));
         assert_eq!(
             lines[1],
-            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\",,"
+            "ML-DSA-44,sign,does_not_fit,,,,,,,,,,,,,,,\"does not fit (needs 72,876 bytes), \"\"stack\"\"\",,,,,,"
         );
-        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,,,");
+        assert_eq!(lines[2], "ML-DSA-44,sign,ok,,,,208.5,,,,,,,,,,0,,,,,,,");
         ok.code_bytes = Some(10_872);
-        assert!(csv(vec![&ok]).ends_with(",0,,10872,\n"));
+        assert!(csv(vec![&ok]).ends_with(",0,,10872,,,,,\n"));
         ok.stack_depth_bytes = Some(30_104);
-        assert!(csv(vec![&ok]).ends_with(",0,,10872,30104\n"));
+        assert!(csv(vec![&ok]).ends_with(",0,,10872,30104,,,,\n"));
+        ok.p90_ms = Some(4.8);
+        ok.key_format = Some(pqbench_types::KeyFormat::Encoded);
+        assert!(csv(vec![&ok]).ends_with(",10872,30104,,4.8,,encoded\n"));
     }
 
     #[test]
@@ -147,7 +158,7 @@ mod tests {
             };
             let text = csv(vec![&result]);
             let row = text.lines().nth(1).unwrap_or_default();
-            assert!(text.ends_with(&format!(",{cell},,\n")), "{note:?}: {row}");
+            assert!(text.ends_with(&format!(",{cell},,,,,,\n")), "{note:?}: {row}");
         }
     }
 }

@@ -24,6 +24,7 @@ mod describe;
 pub mod estimate;
 pub mod field;
 pub mod format;
+pub mod key_format;
 mod link;
 pub mod matrix;
 pub mod regressions;

@@ -237,11 +237,27 @@ pub enum Likeness {
 /// emulator's second is QEMU's. Counts of work are unlike unless they are
 /// of the same kind (cycles against cycles). Sizes in bytes are alike.
 pub fn likeness(figure: Column, first: &BenchResult, second: &BenchResult) -> Likeness {
+    let alike = figure_likeness(figure, first, second);
+    // A call given an encoded key decodes it (for ML-KEM and ML-DSA,
+    // expands A) inside its time; one given a decoded key does not.
+    let keys_differ = matches!((first.key_format, second.key_format), (Some(a), Some(b)) if a != b);
+    let sized =
+        matches!(figure, Column::HeapBytes | Column::HeapAllocs | Column::StackBytes | Column::CodeBytes);
+    match alike {
+        Likeness::Alike if keys_differ && !sized => Likeness::Unlike("keys given in different forms"),
+        alike => alike,
+    }
+}
+
+fn figure_likeness(figure: Column, first: &BenchResult, second: &BenchResult) -> Likeness {
     match figure {
         Column::OpsPerSec
         | Column::AvgMs
         | Column::MinMs
+        | Column::P10Ms
         | Column::MedianMs
+        | Column::P90Ms
+        | Column::P99Ms
         | Column::MaxMs
         | Column::BytesPerSec => {
             let estimated = crate::estimate::is_estimated;
@@ -486,6 +502,21 @@ mod tests {
         );
         assert_eq!(likeness(Column::OpsPerSec, &qemu, &qemu), Likeness::Alike);
         assert_eq!(likeness(Column::StackBytes, &qemu, &chip), Likeness::Alike);
+        // A decapsulation from encoded keys against one from decoded keys:
+        // its time holds the decoding, the other's does not.
+        let encoded = BenchResult { key_format: Some(pqbench_types::KeyFormat::Encoded), ..chip.clone() };
+        let decoded = BenchResult { key_format: Some(pqbench_types::KeyFormat::Decoded), ..chip.clone() };
+        assert_eq!(
+            likeness(Column::AvgMs, &encoded, &decoded),
+            Likeness::Unlike("keys given in different forms")
+        );
+        assert_eq!(likeness(Column::P99Ms, &encoded, &encoded), Likeness::Alike);
+        assert_eq!(
+            likeness(Column::AvgMs, &encoded, &chip),
+            Likeness::Alike,
+            "a form not said is not a difference"
+        );
+        assert_eq!(likeness(Column::StackBytes, &encoded, &decoded), Likeness::Alike);
         let mut counted = chip.clone();
         counted.cycles_per_op = Some(1e6);
         assert!(matches!(likeness(Column::CyclesPerOp, &qemu, &counted), Likeness::Unlike(_)));

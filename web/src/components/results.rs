@@ -4,7 +4,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 use pqbench_types::{BenchResult, MODEL_CYCLES_UNIT, ModelEstimate, Status};
-use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp};
+use pqbench_view::{Column, HistoryOf, Sort, View, WorkPerOp, key_format};
 
 use super::chart;
 use crate::components::{Filters, Share, Table, muted};
@@ -244,7 +244,16 @@ fn result_row(r: BenchResult) -> impl IntoView {
                     "history"
                 </button>
             </td>
-            <td data-field="operation">{r.operation.as_str()}</td>
+            <td data-field="operation">
+                {r.operation.as_str()}
+                {r.key_format.map(|keys| {
+                    view! {
+                        <span class="note" data-field="key_format" data-value=keys.as_str() title=key_format::meaning(keys)>
+                            {key_format::label(keys)}
+                        </span>
+                    }
+                })}
+            </td>
             <td data-field="status">
                 {if r.status == Status::Ok {
                     Either::Left(status)
@@ -272,7 +281,10 @@ fn result_row(r: BenchResult) -> impl IntoView {
             </td>
             {model_cell(r.model.clone())}
             {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
+            {figure("p10_ms", r.p10_ms, format::duration_ms(r.p10_ms))}
             {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}
+            {figure("p90_ms", r.p90_ms, format::duration_ms(r.p90_ms))}
+            {figure("p99_ms", r.p99_ms, format::duration_ms(r.p99_ms))}
             {figure("max_ms", r.max_ms, format::duration_ms(r.max_ms))}
             {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
             {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}

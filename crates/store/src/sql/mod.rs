@@ -12,7 +12,7 @@
 //! Each job's statements are a file of this folder, compiled with it; the
 //! rows more than one job writes or reads (a run, a result) are here.
 
-use pqbench_types::{BenchResult, Measurement, Run, RunStatus, Source};
+use pqbench_types::{BenchResult, KeyFormat, Measurement, Run, RunStatus, Source};
 use sqlx::{Database, Pool, QueryBuilder, Row};
 
 use super::Db;
@@ -83,14 +83,18 @@ async fn insert_result<'e>(
     raw: Option<&Measurement>,
 ) -> StoreResult<()> {
     let ticks = |f: fn(&Measurement) -> u64| raw.filter(|m| m.iterations > 0).map(|m| f(m) as i64);
+    let timed =
+        |f: fn(&Measurement) -> Option<u64>| raw.filter(|m| m.iterations > 0).and_then(f).map(|v| v as i64);
     sqlx::query(
         "INSERT INTO results (run_id, seq, algorithm, operation, status, iterations, total_seconds,
             avg_ms, ops_per_sec, min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit,
             bytes_per_sec, heap_bytes, heap_allocs, stack_bytes, code_bytes, note,
             total_ticks, min_ticks, median_ticks, max_ticks, stack_depth_bytes, samples, stdev_ticks,
-            stdev_ms, model_cycles_per_op, model_estimate)
+            stdev_ms, model_cycles_per_op, model_estimate, p10_ticks, p90_ticks, p99_ticks, p10_ms,
+            p90_ms, p99_ms, key_format)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18,
-            $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
+            $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36,
+            $37, $38)",
     )
     .bind(run_id)
     .bind(i64::from(seq))
@@ -119,10 +123,17 @@ async fn insert_result<'e>(
     .bind(ticks(|m| m.max_ticks))
     .bind(result.stack_depth_bytes.map(|v| v as i64))
     .bind(result.samples.map(|v| v as i64))
-    .bind(raw.filter(|m| m.iterations > 0).and_then(|m| m.stdev_ticks).map(|v| v as i64))
+    .bind(timed(|m| m.stdev_ticks))
     .bind(result.stdev_ms)
     .bind(result.model.as_ref().map(|model| model.cycles_per_op))
     .bind(result.model.as_ref().map(to_json).transpose()?)
+    .bind(timed(|m| m.p10_ticks))
+    .bind(timed(|m| m.p90_ticks))
+    .bind(timed(|m| m.p99_ticks))
+    .bind(result.p10_ms)
+    .bind(result.p90_ms)
+    .bind(result.p99_ms)
+    .bind(result.key_format.map(KeyFormat::as_str))
     .execute(db)
     .await?;
     Ok(())
@@ -176,7 +187,8 @@ fn run_from_row(row: &DbRow) -> StoreResult<Run> {
 /// The columns of `results` that [`result_from_row`] reads.
 const RESULT_FIGURES: &str = "algorithm, operation, status, iterations, total_seconds, avg_ms, ops_per_sec, \
     min_ms, median_ms, max_ms, cycles_per_op, ticks_per_op, tick_unit, bytes_per_sec, heap_bytes, heap_allocs, \
-    stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms, model_estimate";
+    stack_bytes, code_bytes, note, stack_depth_bytes, samples, stdev_ms, model_estimate, p10_ms, p90_ms, p99_ms, \
+    key_format";
 
 fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
     let name = |column: &str| -> StoreResult<String> { Ok(row.try_get(column)?) };
@@ -212,6 +224,13 @@ fn result_from_row(row: &DbRow) -> StoreResult<BenchResult> {
         model: row
             .try_get::<Option<String>, _>("model_estimate")?
             .map(|json| serde_json::from_str(&json).map_err(corrupt))
+            .transpose()?,
+        p10_ms: row.try_get("p10_ms")?,
+        p90_ms: row.try_get("p90_ms")?,
+        p99_ms: row.try_get("p99_ms")?,
+        key_format: row
+            .try_get::<Option<String>, _>("key_format")?
+            .map(|name| KeyFormat::from_name(&name).map_err(|_| corrupt(format!("key format {name:?}"))))
             .transpose()?,
     })
 }
