@@ -197,9 +197,7 @@ impl Reader {
 
     fn merge(&mut self, row: Row) -> Result<(), LineError> {
         let (algorithm, name_note) = scheme_name(&row.scheme)?;
-        use Algorithm::*;
-        let kem = matches!(algorithm, MlKem512 | MlKem768 | MlKem1024 | Kyber512 | Kyber768 | Kyber1024);
-        let allowed: &[Operation] = if kem {
+        let allowed: &[Operation] = if algorithm.is_kem() {
             &[Operation::Keygen, Operation::Encaps, Operation::Decaps]
         } else {
             &[Operation::Keygen, Operation::Sign, Operation::Verify]

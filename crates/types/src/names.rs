@@ -66,162 +66,10 @@ macro_rules! names {
     };
 }
 
-names! {
-    /// An algorithm at one parameter set, named as in the public contract.
-    Algorithm {
-        MlKem512 => "ML-KEM-512",
-        MlKem768 => "ML-KEM-768",
-        MlKem1024 => "ML-KEM-1024",
-        MlDsa44 => "ML-DSA-44",
-        MlDsa65 => "ML-DSA-65",
-        MlDsa87 => "ML-DSA-87",
-        Rsa2048 => "RSA-2048",
-        Dh2048 => "DH-2048",
-        EcdsaP256 => "ECDSA-P256",
-        EcdhP256 => "ECDH-P256",
-        X25519 => "X25519",
-        Ed25519 => "Ed25519",
-        Aes128Gcm => "AES-128-GCM",
-        Aes256Gcm => "AES-256-GCM",
-        Aes128Cbc => "AES-128-CBC",
-        Aes256Cbc => "AES-256-CBC",
-        ChaCha20Poly1305 => "ChaCha20-Poly1305",
-        Sha256 => "SHA-256",
-        Sha512 => "SHA-512",
-        Sha3_256 => "SHA3-256",
-        Shake128 => "SHAKE128",
-        Shake256 => "SHAKE256",
-        HmacSha256 => "HMAC-SHA256",
-        // Beyond the suite's own: what published logs (wolfCrypt, pqm4)
-        // measure, so their lines land under names of the same style.
-        // Appended, not sorted in: a run command selects algorithms by
-        // their place in `ALL`.
-        Sha224 => "SHA-224",
-        Sha384 => "SHA-384",
-        Sha512_224 => "SHA-512/224",
-        Sha512_256 => "SHA-512/256",
-        Sha3_224 => "SHA3-224",
-        Sha3_384 => "SHA3-384",
-        Sha3_512 => "SHA3-512",
-        HmacSha224 => "HMAC-SHA224",
-        HmacSha384 => "HMAC-SHA384",
-        HmacSha512 => "HMAC-SHA512",
-        Poly1305 => "Poly1305",
-        Gmac => "GMAC",
-        AesCmac => "AES-CMAC",
-        ChaCha20 => "ChaCha20",
-        Aes128Ctr => "AES-128-CTR",
-        Aes256Ctr => "AES-256-CTR",
-        Rng => "RNG",
-        Rsa3072 => "RSA-3072",
-        Rsa4096 => "RSA-4096",
-        Dh3072 => "DH-3072",
-        EcdsaP384 => "ECDSA-P384",
-        EcdhP384 => "ECDH-P384",
-        EcdsaP521 => "ECDSA-P521",
-        EcdhP521 => "ECDH-P521",
-        X448 => "X448",
-        Ed448 => "Ed448",
-        // wolfCrypt's further lines (issue 24). Pre-FIPS Kyber and
-        // Dilithium (round 3) are their own algorithms, never ML-KEM or
-        // ML-DSA: their outputs differ from the standards'. The set is
-        // spelled as the contract spells ML-KEM's, hyphenated, and names
-        // the parameter set (Kyber's level 1 is Kyber-512). A run command
-        // selects by the first 64 places (`pqbench_wire::RunCommand`), which
-        // hold every suite algorithm; names past them are for imports only.
-        Aes192Cbc => "AES-192-CBC",
-        Aes192Gcm => "AES-192-GCM",
-        Aes192Ctr => "AES-192-CTR",
-        Sha1 => "SHA-1",
-        HmacSha1 => "HMAC-SHA1",
-        Pbkdf2 => "PBKDF2",
-        Kyber512 => "Kyber-512",
-        Kyber768 => "Kyber-768",
-        Kyber1024 => "Kyber-1024",
-        Dilithium2 => "Dilithium-2",
-        Dilithium3 => "Dilithium-3",
-        Dilithium5 => "Dilithium-5",
-        // Falcon round 3 (before FN-DSA), by its parameter set.
-        Falcon512 => "Falcon-512",
-        Falcon1024 => "Falcon-1024",
-        // Names for imports only, never run on a board: the host refuses
-        // them as not the suite's, and from place 64 on a run command has
-        // no bit for one and is refused. SPHINCS+
-        // round 3 (liboqs, before FIPS 205's SLH-DSA) by its security
-        // category and its fast (f) or small (s) set.
-        SphincsPlus128f => "SPHINCS+-128f",
-        SphincsPlus128s => "SPHINCS+-128s",
-        SphincsPlus192f => "SPHINCS+-192f",
-        SphincsPlus192s => "SPHINCS+-192s",
-        SphincsPlus256f => "SPHINCS+-256f",
-        SphincsPlus256s => "SPHINCS+-256s",
-        // XMSS and XMSS^MT (RFC 8391, SP 800-208), stateful hash-based
-        // signatures, spelled as their parameter sets are: height (and
-        // layers), and the hash's output bits.
-        XmssSha2_10_256 => "XMSS-SHA2_10_256",
-        XmssSha2_10_192 => "XMSS-SHA2_10_192",
-        XmssMtSha2_20_2_256 => "XMSSMT-SHA2_20/2_256",
-        XmssMtSha2_20_4_256 => "XMSSMT-SHA2_20/4_256",
-        XmssMtSha2_40_4_256 => "XMSSMT-SHA2_40/4_256",
-        XmssMtSha2_40_8_256 => "XMSSMT-SHA2_40/8_256",
-        XmssMtSha2_60_6_256 => "XMSSMT-SHA2_60/6_256",
-        XmssMtSha2_60_12_256 => "XMSSMT-SHA2_60/12_256",
-        // wolfCrypt's remaining symmetric, hash and MAC lines (issue 24),
-        // for imports only: legacy and regional ciphers and hashes, the
-        // further AES modes by key size, and the curves and RSA size
-        // beyond the suite's. 3DES is three-key Triple DES; SipHash is
-        // SipHash-2-4 by its tag's bits; a brainpool curve keeps its RFC
-        // 5639 name.
-        Md5 => "MD5",
-        HmacMd5 => "HMAC-MD5",
-        Ripemd160 => "RIPEMD-160",
-        Blake2b512 => "BLAKE2b-512",
-        Blake2s256 => "BLAKE2s-256",
-        Sm3 => "SM3",
-        HmacSha3_256 => "HMAC-SHA3-256",
-        HmacSha3_384 => "HMAC-SHA3-384",
-        HmacSha3_512 => "HMAC-SHA3-512",
-        SipHash64 => "SipHash-2-4-64",
-        SipHash128 => "SipHash-2-4-128",
-        TripleDes => "3DES",
-        Arc4 => "ARC4",
-        Camellia128Cbc => "Camellia-128-CBC",
-        Sm4Cbc => "SM4-CBC",
-        Sm4Gcm => "SM4-GCM",
-        Sm4Ccm => "SM4-CCM",
-        Aes128Ecb => "AES-128-ECB",
-        Aes192Ecb => "AES-192-ECB",
-        Aes256Ecb => "AES-256-ECB",
-        Aes128Cfb => "AES-128-CFB",
-        Aes192Cfb => "AES-192-CFB",
-        Aes256Cfb => "AES-256-CFB",
-        Aes128Ofb => "AES-128-OFB",
-        Aes192Ofb => "AES-192-OFB",
-        Aes256Ofb => "AES-256-OFB",
-        Aes128Xts => "AES-128-XTS",
-        Aes128Ccm => "AES-128-CCM",
-        Rsa1024 => "RSA-1024",
-        EcdsaP192 => "ECDSA-P192",
-        EcdhP192 => "ECDH-P192",
-        EcdsaP224 => "ECDSA-P224",
-        EcdhP224 => "ECDH-P224",
-        EcdsaBrainpoolP256r1 => "ECDSA-brainpoolP256r1",
-        EcdhBrainpoolP256r1 => "ECDH-brainpoolP256r1",
-        EcdsaBrainpoolP384r1 => "ECDSA-brainpoolP384r1",
-        EcdhBrainpoolP384r1 => "ECDH-brainpoolP384r1",
-        EcdsaBrainpoolP512r1 => "ECDSA-brainpoolP512r1",
-        EcdhBrainpoolP512r1 => "ECDH-brainpoolP512r1",
-        // The password-based key derivation (RFC 7914).
-        Scrypt => "scrypt",
-        // AES-GCM-SIV (RFC 8452) by key size, and AES-SIV by RFC 5297's
-        // names, which count both keys (AES-SIV-CMAC-256: two 128-bit keys).
-        Aes128GcmSiv => "AES-128-GCM-SIV",
-        Aes256GcmSiv => "AES-256-GCM-SIV",
-        AesSivCmac256 => "AES-SIV-CMAC-256",
-        AesSivCmac384 => "AES-SIV-CMAC-384",
-        AesSivCmac512 => "AES-SIV-CMAC-512",
-    }
-}
+// Algorithms have a file of their own: the suite's names, and those of
+// every published table pqbench imports.
+mod algorithm;
+pub use algorithm::Algorithm;
 
 names! {
     /// What was done with an algorithm.
@@ -303,37 +151,6 @@ names! {
     }
 }
 
-impl Algorithm {
-    pub const fn family(self) -> Family {
-        use Algorithm::*;
-        match self {
-            MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 | Kyber512 | Kyber768
-            | Kyber1024 | Dilithium2 | Dilithium3 | Dilithium5 | Falcon512 | Falcon1024 | SphincsPlus128f
-            | SphincsPlus128s | SphincsPlus192f | SphincsPlus192s | SphincsPlus256f | SphincsPlus256s
-            | XmssSha2_10_256 | XmssSha2_10_192 | XmssMtSha2_20_2_256 | XmssMtSha2_20_4_256
-            | XmssMtSha2_40_4_256 | XmssMtSha2_40_8_256 | XmssMtSha2_60_6_256 | XmssMtSha2_60_12_256 => {
-                Family::PostQuantum
-            }
-            Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
-            | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 | Rsa1024 | EcdsaP192 | EcdhP192
-            | EcdsaP224 | EcdhP224 | EcdsaBrainpoolP256r1 | EcdhBrainpoolP256r1 | EcdsaBrainpoolP384r1
-            | EcdhBrainpoolP384r1 | EcdsaBrainpoolP512r1 | EcdhBrainpoolP512r1 => Family::Classical,
-            Aes128Gcm | Aes192Gcm | Aes256Gcm | Aes128Cbc | Aes192Cbc | Aes256Cbc | Aes128Ctr | Aes192Ctr
-            | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng | TripleDes | Arc4 | Camellia128Cbc | Sm4Cbc
-            | Sm4Gcm | Sm4Ccm | Aes128Ecb | Aes192Ecb | Aes256Ecb | Aes128Cfb | Aes192Cfb | Aes256Cfb
-            | Aes128Ofb | Aes192Ofb | Aes256Ofb | Aes128Xts | Aes128Ccm | Aes128GcmSiv | Aes256GcmSiv
-            | AesSivCmac256 | AesSivCmac384 | AesSivCmac512 => Family::Symmetric,
-            // Hashes, the MACs built on them or beside them, and the key
-            // derivation built on an HMAC.
-            Sha1 | HmacSha1 | Pbkdf2 | Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256
-            | Sha3_224 | Sha3_256 | Sha3_384 | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256
-            | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac | Md5 | HmacMd5 | Ripemd160
-            | Blake2b512 | Blake2s256 | Sm3 | HmacSha3_256 | HmacSha3_384 | HmacSha3_512 | SipHash64
-            | SipHash128 | Scrypt => Family::Hash,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +205,21 @@ mod tests {
     }
 
     #[test]
+    fn the_key_encapsulation_mechanisms_are_told_from_the_signatures() {
+        for kem in [Algorithm::MlKem768, Algorithm::Kyber512, Algorithm::Hqc128, Algorithm::Sntrup4591761] {
+            assert!(kem.is_kem(), "{kem}");
+        }
+        for other in [Algorithm::MlDsa65, Algorithm::Falcon512, Algorithm::Mayo1, Algorithm::X25519] {
+            assert!(!other.is_kem(), "{other}");
+        }
+        // pqm4's own spelling, and the standard's name untouched.
+        assert_eq!(Algorithm::from_name("hqc-128"), Ok(Algorithm::Hqc128));
+        assert_eq!(Algorithm::from_name("HQC-128"), Err(UnknownName));
+        assert_eq!(Algorithm::from_name("qTesla-I"), Ok(Algorithm::QTeslaI));
+        assert_eq!(Algorithm::Hqc128.family(), Family::PostQuantum);
+    }
+
+    #[test]
     fn names_for_imports_only_read_back_and_are_post_quantum() {
         assert_eq!(Algorithm::from_name("SPHINCS+-128f"), Ok(Algorithm::SphincsPlus128f));
         assert_eq!(Algorithm::from_name("XMSSMT-SHA2_20/2_256"), Ok(Algorithm::XmssMtSha2_20_2_256));
@@ -400,7 +232,10 @@ mod tests {
         // Appended after XMSS: every earlier place keeps its meaning.
         let first = Algorithm::ALL.iter().position(|&a| a == Algorithm::Md5).unwrap();
         assert_eq!(Algorithm::ALL[first - 1], Algorithm::XmssMtSha2_60_12_256);
-        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::AesSivCmac512));
+        let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::AesSivCmac512).unwrap();
+        // The mupq tables' names follow them, appended in turn.
+        assert_eq!(Algorithm::ALL[after + 1], Algorithm::Aimer128f);
+        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::SphincsShake256_128fSimple));
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));
