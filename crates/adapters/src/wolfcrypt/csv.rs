@@ -134,7 +134,7 @@ impl CsvTable {
                 Column::TotalCycles => total_cycles = Some(whole()?),
                 Column::CyclesPerOp => figures.cycles_per_op = Some(number()?),
                 Column::CyclesPerByte => {
-                    number()?;
+                    figures.cycles_per_byte = Some(number()?);
                     figures.notes.push(format!("{cell} cycles per byte (as printed)"));
                 }
                 Column::BytesTotal => bytes_total = Some(whole()?),
@@ -185,12 +185,29 @@ impl CsvTable {
                             "{bytes} bytes in {seconds} s (bytes_total / seconds_total as printed)"
                         ));
                     }
+                    // `-csv` prints the rate under a fixed "MB/s" header,
+                    // but wolfSSL 5.6 and later scale each row to its own
+                    // unit (KiB, MiB, ...) and earlier ones to MB of either
+                    // base: the figure's unit is not known, and a guess
+                    // could be off by 1024. Its cycles per byte are not
+                    // ambiguous: the row lands with them (a throughput from
+                    // them where the import gives a clock), the printed
+                    // rate in its note.
+                    _ if figures.cycles_per_byte.is_some_and(|c| c > 0.0) => {
+                        if let Some((rate, unit)) = rate {
+                            figures.notes.push(format!(
+                                "printed rate {rate} under \"{unit}/s\", its unit not fixed by wolfCrypt: not stored"
+                            ));
+                        }
+                        let description = name.to_string();
+                        return Ok(Measured {
+                            label: description.clone(),
+                            identity: Identity::Symmetric { description },
+                            variant,
+                            figures,
+                        });
+                    }
                     _ => {
-                        // `-csv` prints the rate under a fixed "MB/s"
-                        // header, but wolfSSL 5.6 and later scale each row
-                        // to its own unit (KiB, MiB, ...) and earlier ones
-                        // to MB of either base: the figure's unit is not
-                        // known, and a guess could be off by 1024.
                         let (rate, unit) = rate.unwrap_or(("?", "?"));
                         return Err(LineError::CsvRateUnitUnknown {
                             rate: rate.to_string(),

@@ -83,7 +83,41 @@ use crate::{Format, Group, Leftovers, Log, Notes, ParseError, Seen, bare_result,
 /// forms read; `clock_hz` lets asymmetric results carry cycles per operation.
 pub fn parse(text: &str, clock_hz: Option<u64>) -> Result<Log, ParseError> {
     let lines = numbered_lines(text)?;
-    let context = Context::scan(&lines);
+    match parse_lines(&lines, clock_hz) {
+        // A log whose every line carries one tag (an RTOS's or a logger's,
+        // `[WOLFCRYPT]: `) is read without it: only when the log as it is
+        // gives nothing, so a tag can never hide a line that reads as it is.
+        Err(ParseError::NothingRecognized { .. }) if let Some(tag) = line_tag(&lines) => {
+            let untagged: Vec<(usize, &str)> = lines
+                .iter()
+                .map(|&(number, line)| (number, line.strip_prefix(tag).unwrap_or(line)))
+                .collect();
+            parse_lines(&untagged, clock_hz)
+        }
+        parsed => parsed,
+    }
+}
+
+/// The tag every non-blank line begins with, if there is one: their common
+/// start, cut back to its last `:`, `]`, `>` or `|` and the spaces after it
+/// (`[WOLFCRYPT]: `, `bench> `, `<6>wolf| `).
+fn line_tag<'a>(lines: &[(usize, &'a str)]) -> Option<&'a str> {
+    let mut texts = lines.iter().map(|&(_, line)| line).filter(|line| !line.trim().is_empty());
+    let first = texts.next()?;
+    let mut common = texts.fold(first.len(), |common, line| {
+        first.bytes().zip(line.bytes()).take(common).take_while(|(a, b)| a == b).count()
+    });
+    while !first.is_char_boundary(common) {
+        common -= 1;
+    }
+    let start = &first[..common];
+    let end = start.rfind([':', ']', '>', '|'])? + 1;
+    let spaces = start[end..].len() - start[end..].trim_start().len();
+    Some(&first[..end + spaces])
+}
+
+fn parse_lines(lines: &[(usize, &str)], clock_hz: Option<u64>) -> Result<Log, ParseError> {
+    let context = Context::scan(lines);
     let mut parser = Parser {
         context,
         clock_hz,
@@ -93,7 +127,7 @@ pub fn parse(text: &str, clock_hz: Option<u64>) -> Result<Log, ParseError> {
         csv: None,
         pending_csv_kind: None,
     };
-    for &(number, line) in &lines {
+    for &(number, line) in lines {
         parser.line(number, line);
     }
     if parser.results.is_empty() {
@@ -186,6 +220,9 @@ struct Figures {
     /// Printed (or, from a total, divided) cycle counts: tick_unit "cycles".
     cycles_per_op: Option<f64>,
     bytes_per_sec: Option<f64>,
+    /// Printed cycles per byte (`-csv`, `SHOW_INTEL_CYCLES`): with the
+    /// clock given at import, the throughput where no other says it.
+    cycles_per_byte: Option<f64>,
     heap_bytes: Option<u64>,
     heap_allocs: Option<u64>,
     stack_bytes: Option<u64>,
@@ -294,6 +331,15 @@ impl Parser {
         result.min_ms = figures.min_ms;
         result.max_ms = figures.max_ms;
         result.bytes_per_sec = figures.bytes_per_sec;
+        if let (None, Some(per_byte), Some(clock)) =
+            (result.bytes_per_sec, figures.cycles_per_byte, self.clock_hz)
+            && per_byte > 0.0
+        {
+            result.bytes_per_sec = Some(clock as f64 / per_byte);
+            notes.push(format!(
+                "throughput from {per_byte} cycles per byte at {clock} Hz (the clock given at import)"
+            ));
+        }
         result.heap_bytes = figures.heap_bytes;
         result.heap_allocs = figures.heap_allocs;
         result.stack_bytes = figures.stack_bytes;

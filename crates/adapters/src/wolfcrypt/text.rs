@@ -114,6 +114,15 @@ fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), 
     {
         return Ok((ecc_name(&words[..=close].join(" ")), None, words[close + 1..].join(" ")));
     }
+    // The liboqs-era form (wolfSSL 4.x to 5.5): `ECC   SECP256R1 key gen`,
+    // the curve's name where the strength would be, unbracketed; the same
+    // line as `ECC [SECP256R1] key gen`.
+    if let [name @ ("ECC" | "ECDHE" | "ECDSA" | "ECDH"), curve, operation @ ..] = words
+        && !operation.is_empty()
+        && is_curve_name(curve)
+    {
+        return Ok((format!("{name} [{curve}]"), None, operation.join(" ")));
+    }
     if let [name, rest @ ..] = words
         && name.to_ascii_lowercase().contains("_level")
     {
@@ -124,6 +133,15 @@ fn asymmetric_identity(words: &[&str]) -> Result<(String, Option<u64>, String), 
         });
     }
     Err(LineError::NoStrength)
+}
+
+/// A curve as `wc_ecc_get_name()` spells it: `SECP256R1`, `BRAINPOOLP256R1`,
+/// `SM2P256V1`, `X25519`: upper-case letters and digits, with a digit.
+fn is_curve_name(word: &str) -> bool {
+    word.len() >= 5
+        && word.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        && word.bytes().any(|b| b.is_ascii_digit())
+        && word.starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 fn symmetric_text(

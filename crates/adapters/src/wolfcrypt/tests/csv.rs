@@ -24,17 +24,33 @@ ML-KEM 768 ,192,encap,0.021,47619.048,
 Benchmark complete
 ";
     let log = parse(text, None).unwrap();
-    assert_eq!(results(&log).len(), 3);
+    assert_eq!(results(&log).len(), 4);
     let rsa = find(&log, Algorithm::Rsa2048, Operation::Public);
     assert_eq!((rsa.avg_ms, rsa.ops_per_sec, rsa.iterations), (Some(0.030), Some(33201.290), None));
     assert_eq!(find(&log, Algorithm::EcdhP256, Operation::Keygen).avg_ms, Some(0.029));
     assert_eq!(find(&log, Algorithm::MlKem768, Operation::Encaps).ops_per_sec, Some(47619.048));
-    // The -csv throughput has no fixed unit: reported, not stored.
-    assert_eq!(log.unread.len(), 1, "{:#?}", log.unread);
-    assert_eq!(log.unread[0].line, 7);
-    assert!(log.unread[0].reason.contains("whose unit wolfCrypt does not fix"), "{}", log.unread[0].reason);
+    // The -csv throughput has no fixed unit, so it is not stored; its
+    // cycles per byte are, and the row lands with them.
+    assert_eq!(log.unread, []);
+    let cbc = find(&log, Algorithm::Aes128Cbc, Operation::Encrypt);
+    assert_eq!(cbc.bytes_per_sec, None, "no clock given: no throughput");
+    let note = cbc.note.as_deref().unwrap();
+    assert!(note.contains("3.51 cycles per byte (as printed)"), "{note}");
+    assert!(
+        note.contains("printed rate 679.150 under \"MB/s\", its unit not fixed by wolfCrypt: not stored"),
+        "{note}"
+    );
     // banner, 2 titles, 2 headers, "Benchmark complete"
     assert_eq!(log.understood_lines, 6);
+    // With the clock given at import, the throughput from them.
+    let clocked = parse(text, Some(168_000_000)).unwrap();
+    let cbc = find(&clocked, Algorithm::Aes128Cbc, Operation::Encrypt);
+    assert_eq!(cbc.bytes_per_sec, Some(168e6 / 3.51));
+    assert!(cbc.note.as_deref().unwrap().contains("throughput from 3.51 cycles per byte at 168000000 Hz"));
+    // Without cycles per byte, a -csv rate alone is still refused.
+    let rate_only = "Symmetric Ciphers:\nAlgorithm,MB/s,\nAES-128-CBC-enc,679.150,\nRSA     2048  public      3486 ops took 1.000 sec, avg 0.287 ms, 3485.063 ops/sec\n";
+    let log = parse(rate_only, None).unwrap();
+    assert!(log.unread[0].reason.contains("whose unit wolfCrypt does not fix"), "{:?}", log.unread);
 }
 
 // Newer -csv with HW/SW, cycles/op and the heap/stack columns

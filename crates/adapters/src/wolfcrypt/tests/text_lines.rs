@@ -75,6 +75,53 @@ fn older_ecc_lines_without_the_curve() {
     assert_eq!((r.algorithm, r.operation), (Algorithm::EcdsaP256, Operation::Verify));
 }
 
+// The liboqs-era form (wolfSSL 4.x to 5.5): the curve's name where the
+// strength would be, unbracketed; read as its bracketed form is.
+#[test]
+fn ecc_lines_with_the_curve_and_no_key_size() {
+    let r = one("ECC   SECP256R1 key gen    2 ops took 1.011 sec, avg 505.500 ms, 1.978 ops/sec");
+    assert_eq!((r.algorithm, r.operation, r.iterations), (Algorithm::EcdhP256, Operation::Keygen, Some(2)));
+    assert_eq!((r.avg_ms, r.ops_per_sec), (Some(505.5), Some(1.978)));
+    let bracketed = one("ECC   [SECP256R1] key gen    2 ops took 1.011 sec, avg 505.500 ms, 1.978 ops/sec");
+    assert_eq!(r, bracketed, "the same line, either way");
+    let r = one("ECDSA SECP384R1 sign     200 ops took 1.002 sec, avg 5.010 ms, 199.601 ops/sec");
+    assert_eq!((r.algorithm, r.operation), (Algorithm::EcdsaP384, Operation::Sign));
+    let r = one("ECDHE SECP521R1 agree     100 ops took 1.003 sec, avg 10.030 ms, 99.701 ops/sec");
+    assert_eq!((r.algorithm, r.operation), (Algorithm::EcdhP521, Operation::Agree));
+    // A word that is not a curve's name is not taken for one.
+    let reason = unread_reason("ECC   fast key gen    2 ops took 1.011 sec, avg 505.500 ms, 1.978 ops/sec");
+    assert_eq!(reason, "no key size or strength before the operation");
+}
+
+// A log whose every line carries one tag (an RTOS's or logger's) is read
+// without it; the tag is taken off only when the log as it is gives nothing.
+#[test]
+fn a_log_whose_every_line_is_tagged() {
+    let text = "\
+[WOLFCRYPT]: ------------------------------------------------------------------------------
+[WOLFCRYPT]:  wolfSSL version 5.7.2
+[WOLFCRYPT]: ------------------------------------------------------------------------------
+[WOLFCRYPT]: wolfCrypt Benchmark (block bytes 1024, min 1.0 sec each)
+[WOLFCRYPT]: SHA-256                      2 MiB took 1.004 seconds,    2.213 MiB/s
+[WOLFCRYPT]: RSA     2048  public       162 ops took 1.004 sec, avg 6.198 ms, 161.354 ops/sec
+[WOLFCRYPT]: Benchmark complete
+";
+    let log = parse(text, None).unwrap();
+    assert_eq!(log.unread, []);
+    assert_eq!(log.version.as_deref(), Some("5.7.2"));
+    assert_eq!(find(&log, Algorithm::Rsa2048, Operation::Public).avg_ms, Some(6.198));
+    assert_eq!(find(&log, Algorithm::Sha256, Operation::Hash).total_seconds, Some(1.004));
+    let untagged: String = text.lines().map(|l| format!("{}\n", &l["[WOLFCRYPT]: ".len()..])).collect();
+    assert_eq!(parse(&untagged, None).unwrap().groups, log.groups, "the same figures as the untagged log");
+    // Lines that merely start alike keep their start: "RSA     2048  " is
+    // no tag (it ends in no tag mark), and the log reads as it is.
+    let alike = "RSA     2048  public       162 ops took 1.004 sec, avg 6.198 ms, 161.354 ops/sec\nRSA     2048  private        6 ops took 1.170 sec, avg 195.000 ms, 5.128 ops/sec\n";
+    assert_eq!(parse(alike, None).unwrap().results().count(), 2);
+    // Tags that differ line by line (a timestamp) are not one tag.
+    let stamped = "[0.001] RSA     2048  public       162 ops took 1.004 sec, avg 6.198 ms, 161.354 ops/sec\n[1.005] RSA     2048  private        6 ops took 1.170 sec, avg 195.000 ms, 5.128 ops/sec\n";
+    assert!(parse(stamped, None).is_err());
+}
+
 // Every throughput unit of get_blocktype (base 2) and get_blocktype_base10,
 // and the older base-10 "kB"/"mB", with the bytes they stand for.
 #[test]
