@@ -149,10 +149,19 @@ test('the matrix sorts by any column and filters by family, board, source and bu
     }
   }
 
+  // Post-quantum's kinds narrow it: KEMs alone, then signatures alone.
+  await page.locator('#filter-family').selectOption('kem');
+  await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => tr.dataset.algorithm.startsWith('ML-KEM-')));
+  assert.ok((await shownMatrix(page)).rows.length > 0);
+  await page.locator('#filter-family').selectOption('signature');
+  await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => tr.dataset.algorithm.startsWith('ML-DSA-')));
+  assert.ok((await shownMatrix(page)).rows.length > 0);
+  assert.match(page.url(), /family=signature/);
   await page.locator('#filter-family').selectOption('pqc');
   await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => tr.dataset.algorithm.startsWith('ML-')));
   let matrix = await shownMatrix(page);
   assert.ok(matrix.rows.length > 0 && matrix.rows.every((r) => PQC.has(r.key.split(' ')[0])));
+  assert.ok(matrix.rows.some((r) => r.key.startsWith('ML-KEM-')) && matrix.rows.some((r) => r.key.startsWith('ML-DSA-')));
 
   await page.locator('#matrix-source').selectOption('import');
   await page.waitForFunction(() => document.querySelectorAll('#matrix thead th[data-run]').length === 1);

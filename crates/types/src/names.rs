@@ -142,12 +142,21 @@ names! {
 }
 
 names! {
-    /// The groups the dashboard filters by.
+    /// The groups the dashboard filters by. The first four split every
+    /// algorithm (`Algorithm::family`); the rest split `pqc` by what a
+    /// scheme does (`Algorithm::pqc_kind`): a KEM, a signature whose
+    /// security rests on hash functions alone (SPHINCS+, XMSS), another
+    /// signature, or a KEM that combines a post-quantum and a classical one.
+    /// Appended, so that a link's `family=pqc` keeps its meaning.
     Family {
         PostQuantum => "pqc",
         Classical => "classical",
         Symmetric => "symmetric",
         Hash => "hash",
+        Kem => "kem",
+        Signature => "signature",
+        HashBasedSignature => "hash-based-signature",
+        HybridKem => "hybrid-kem",
     }
 }
 
@@ -202,6 +211,32 @@ mod tests {
         // The last place with a run command bit, and the first without.
         assert_eq!(Algorithm::ALL[63], Algorithm::SphincsPlus128f);
         assert_eq!(Algorithm::ALL[64], Algorithm::SphincsPlus128s);
+    }
+
+    #[test]
+    fn post_quantum_schemes_are_in_pqc_and_in_their_kind() {
+        use Family::*;
+        let cases = [
+            (Algorithm::MlKem768, Kem),
+            (Algorithm::Hqc128, Kem),
+            (Algorithm::MlDsa65, Signature),
+            (Algorithm::Falcon512, Signature),
+            (Algorithm::SphincsPlus128f, HashBasedSignature),
+            (Algorithm::SphincsSha2_128fSimple, HashBasedSignature),
+            (Algorithm::XmssMtSha2_20_2_256, HashBasedSignature),
+        ];
+        for (algorithm, kind) in cases {
+            assert_eq!(algorithm.pqc_kind(), Some(kind), "{algorithm}");
+            assert!(algorithm.is_in(PostQuantum) && algorithm.is_in(kind), "{algorithm}");
+            assert!(!algorithm.is_in(Classical), "{algorithm}");
+        }
+        for algorithm in Algorithm::ALL {
+            // Every post-quantum algorithm has one kind, and no other one.
+            assert_eq!(algorithm.family() == PostQuantum, algorithm.pqc_kind().is_some(), "{algorithm}");
+        }
+        assert_eq!(Algorithm::X25519.pqc_kind(), None);
+        assert!(Algorithm::X25519.is_in(Classical) && !Algorithm::X25519.is_in(Kem));
+        assert_eq!(Family::from_name("pqc"), Ok(PostQuantum), "links of before keep their meaning");
     }
 
     #[test]

@@ -23,7 +23,8 @@ impl Filter {
         fn keeps<T: PartialEq>(chosen: &[T], value: T) -> bool {
             chosen.is_empty() || chosen.contains(&value)
         }
-        keeps(&self.families, r.algorithm.family())
+        // An algorithm is in its family and, if post-quantum, its kind.
+        (self.families.is_empty() || self.families.iter().any(|&family| r.algorithm.is_in(family)))
             && keeps(&self.algorithms, r.algorithm)
             && keeps(&self.operations, r.operation)
     }

@@ -131,6 +131,34 @@ fn runs_compare_side_by_side_with_ratios_to_the_first() {
 }
 
 #[test]
+fn a_post_quantum_kind_keeps_its_rows_and_pqc_keeps_them_all() {
+    let rows = vec![
+        row(Algorithm::MlKem768, Operation::Encaps, Some(1.0), None),
+        row(Algorithm::MlDsa65, Operation::Sign, Some(1.0), None),
+        row(Algorithm::SphincsPlus128f, Operation::Sign, Some(1.0), None),
+        row(Algorithm::X25519, Operation::Agree, Some(1.0), None),
+    ];
+    let kept = |families: Vec<Family>| -> Vec<&str> {
+        let view = View { filter: Filter { families, ..Filter::default() }, ..View::default() };
+        view.apply(&rows).iter().map(|r| r.algorithm.as_str()).collect()
+    };
+    assert_eq!(kept(vec![Family::Kem]), ["ML-KEM-768"]);
+    assert_eq!(kept(vec![Family::Signature]), ["ML-DSA-65"]);
+    assert_eq!(kept(vec![Family::HashBasedSignature]), ["SPHINCS+-128f"]);
+    assert_eq!(kept(vec![Family::PostQuantum]), ["ML-KEM-768", "ML-DSA-65", "SPHINCS+-128f"]);
+    assert_eq!(kept(vec![Family::Kem, Family::Classical]), ["ML-KEM-768", "X25519"]);
+    assert!(kept(vec![Family::HybridKem]).is_empty(), "no hybrid measured yet");
+    // A link says the kind as its name, and reads back.
+    let view = View {
+        filter: Filter { families: vec![Family::HashBasedSignature], ..Filter::default() },
+        ..View::default()
+    };
+    let query = view.to_query();
+    assert!(query.contains("family=hash-based-signature"), "{query}");
+    assert_eq!(View::from_query(&query).unwrap(), view);
+}
+
+#[test]
 fn a_change_is_flagged_only_beyond_both_runs_spread() {
     let timed = |min: f64, max: f64| BenchResult {
         min_ms: Some(min),

@@ -34,13 +34,27 @@ impl Name for Operation {
 }
 
 impl Name for Family {
-    const ALL: &'static [Self] = Family::ALL;
+    // Post-quantum's kinds right after it, as its parts.
+    const ALL: &'static [Self] = &[
+        Family::PostQuantum,
+        Family::Kem,
+        Family::Signature,
+        Family::HashBasedSignature,
+        Family::HybridKem,
+        Family::Classical,
+        Family::Symmetric,
+        Family::Hash,
+    ];
     fn as_str(self) -> &'static str {
         Family::as_str(self)
     }
     fn label(self) -> &'static str {
         match self {
-            Family::PostQuantum => "Post-quantum",
+            Family::PostQuantum => "Post-quantum (all)",
+            Family::Kem => "Post-quantum KEM",
+            Family::Signature => "Post-quantum signature",
+            Family::HashBasedSignature => "Hash-based signature",
+            Family::HybridKem => "Hybrid KEM",
             Family::Classical => "Classical public-key",
             Family::Symmetric => "Symmetric",
             Family::Hash => "Hashes",

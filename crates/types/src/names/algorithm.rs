@@ -280,6 +280,55 @@ names! {
 }
 
 impl Algorithm {
+    /// A post-quantum algorithm's kind within `pqc` ([`Family`]'s `kem`,
+    /// `signature`, `hash-based-signature`, `hybrid-kem`); `None` for any
+    /// other family.
+    pub const fn pqc_kind(self) -> Option<Family> {
+        use Algorithm::*;
+        if !matches!(self.family(), Family::PostQuantum) {
+            return None;
+        }
+        if self.is_kem() {
+            return Some(Family::Kem);
+        }
+        Some(match self {
+            SphincsPlus128f
+            | SphincsPlus128s
+            | SphincsPlus192f
+            | SphincsPlus192s
+            | SphincsPlus256f
+            | SphincsPlus256s
+            | XmssSha2_10_256
+            | XmssSha2_10_192
+            | XmssMtSha2_20_2_256
+            | XmssMtSha2_20_4_256
+            | XmssMtSha2_40_4_256
+            | XmssMtSha2_40_8_256
+            | XmssMtSha2_60_6_256
+            | XmssMtSha2_60_12_256
+            | SphincsSha2_128fSimple
+            | SphincsSha2_128sSimple
+            | SphincsSha2_192fSimple
+            | SphincsSha2_192sSimple
+            | SphincsSha2_256fSimple
+            | SphincsSha2_256sSimple
+            | SphincsShake128fSimple
+            | SphincsShake128sSimple
+            | SphincsShake192fSimple
+            | SphincsShake192sSimple
+            | SphincsShake256fSimple
+            | SphincsShake256sSimple
+            | SphincsShake256_128fSimple => Family::HashBasedSignature,
+            _ => Family::Signature,
+        })
+    }
+
+    /// Whether the algorithm is in `family`: the one it is in
+    /// ([`Algorithm::family`]), or for a post-quantum one its kind too.
+    pub fn is_in(self, family: Family) -> bool {
+        self.family() == family || self.pqc_kind() == Some(family)
+    }
+
     /// Whether the algorithm is a key encapsulation mechanism, measured as
     /// keygen, encaps and decaps (a signature's are keygen, sign and
     /// verify): which of a published table's two a row belongs in.
