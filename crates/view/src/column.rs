@@ -1,6 +1,8 @@
 //! The columns a table of results has, each row's figure in them, and a
 //! table's order by one of them.
 
+use alloc::vec::Vec;
+
 use serde::{Deserialize, Serialize};
 
 use pqbench_types::BenchResult;
@@ -94,6 +96,28 @@ impl Column {
             Column::BytesPerSec => "Throughput",
             Column::CodeBytes => "Code",
         }
+    }
+
+    /// Whether the row has something to show in this column: its figure,
+    /// or for the count of work an emulator's instructions, which the cell
+    /// shows (never as cycles) where `value` has none.
+    pub fn has_figure(self, r: &BenchResult) -> bool {
+        match self {
+            Column::CyclesPerOp => crate::WorkPerOp::of(r).is_some(),
+            _ => self.value(r).is_some(),
+        }
+    }
+
+    /// The columns a table of `rows` draws, in their order: those at least
+    /// one row has a figure in. A column of dashes alone (code size for a
+    /// board's run, percentiles for an imported log) says nothing and takes
+    /// the width a 1280-pixel screen needs for the rest.
+    pub fn with_figures<'r>(rows: impl IntoIterator<Item = &'r BenchResult> + Clone) -> Vec<Column> {
+        Column::ALL
+            .iter()
+            .copied()
+            .filter(|column| rows.clone().into_iter().any(|r| column.has_figure(r)))
+            .collect()
     }
 
     /// The row's figure in this column, if it has one.

@@ -159,6 +159,25 @@ fn a_post_quantum_kind_keeps_its_rows_and_pqc_keeps_them_all() {
 }
 
 #[test]
+fn a_table_draws_only_the_columns_some_row_has_a_figure_in() {
+    let timed = BenchResult {
+        avg_ms: Some(1.0),
+        p90_ms: Some(1.2),
+        ticks_per_op: Some(1000.0),
+        tick_unit: Some("qemu-instructions/1".into()),
+        ..row(Algorithm::MlKem768, Operation::Keygen, Some(1.0), Some(2048))
+    };
+    let untimed = row(Algorithm::MlDsa65, Operation::Sign, None, None);
+    let columns = Column::with_figures([&timed, &untimed]);
+    // The emulator's instructions count as the work column's figure.
+    assert_eq!(
+        columns,
+        [Column::OpsPerSec, Column::AvgMs, Column::CyclesPerOp, Column::P90Ms, Column::StackBytes]
+    );
+    assert!(Column::with_figures([&untimed]).is_empty());
+}
+
+#[test]
 fn a_change_is_flagged_only_beyond_both_runs_spread() {
     let timed = |min: f64, max: f64| BenchResult {
         min_ms: Some(min),

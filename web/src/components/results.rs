@@ -74,13 +74,16 @@ fn results_view(view: &View, results: &[BenchResult]) -> AnyView {
     if shown.is_empty() {
         return muted("No results match these filters.");
     }
+    // Only the columns some shown row has a figure in: a column of dashes
+    // says nothing and costs the width the others need.
+    let columns = Column::with_figures(&shown);
     let head = view! {
         <th>"Algorithm"</th>
         <th>"Operation"</th>
         <th>"Status"</th>
-        {Column::ALL.iter().map(|&column| sort_header(column)).collect_view()}
+        {columns.iter().map(|&column| sort_header(column)).collect_view()}
     };
-    let rows = shown.iter().cloned().map(result_row).collect_view();
+    let rows = shown.iter().cloned().map(|r| result_row(r, &columns)).collect_view();
     let exports = exports(view, &shown);
     view! {
         <Table head>{rows}</Table>
@@ -215,7 +218,7 @@ fn model_summary(model: &ModelEstimate) -> String {
     text
 }
 
-fn result_row(r: BenchResult) -> impl IntoView {
+fn result_row(r: BenchResult, columns: &[Column]) -> impl IntoView + use<> {
     let shown = expect_context::<Shown>();
     let runs = expect_context::<RunList>();
     let (algorithm, operation) = (r.algorithm, r.operation);
@@ -226,20 +229,11 @@ fn result_row(r: BenchResult) -> impl IntoView {
         }
     };
     let status = r.status.as_str();
-    let work = WorkPerOp::of(&r);
-    let figure = |field: &'static str, value: Option<f64>, text: String| {
-        view! {
-            <td class="num" data-field=field data-value=value.map(|v| v.to_string())>
-                {text}
-            </td>
-        }
-    };
-    let integer = |v: Option<u64>| v.map(|v| v as f64);
+    let figures = columns.iter().map(|&column| figure_cell(column, &r)).collect_view();
     view! {
         <tr data-algorithm=r.algorithm.as_str() data-operation=r.operation.as_str() data-status=status>
             <td data-field="algorithm">
                 {r.algorithm.as_str()}
-                " "
                 <button class="history-link" title="This operation on this board over time" on:click=show_history>
                     "history"
                 </button>
@@ -262,35 +256,62 @@ fn result_row(r: BenchResult) -> impl IntoView {
                         view! { <span class=format!("badge status-{status}")>{status.replace('_', " ")}</span> },
                     )
                 }}
-                {r.note.map(|note| view! { <span class="note">{note}</span> })}
+                {r.note.clone().map(|note| view! { <span class="note">{note}</span> })}
             </td>
-            {figure("ops_per_sec", r.ops_per_sec, format::rate(r.ops_per_sec))}
-            {figure("avg_ms", r.avg_ms, format::duration_ms(r.avg_ms))}
-            // Each count says what it is: cycles from a chip's counter,
-            // instructions from an emulator (never read as cycles), and
-            // nothing for a clock of time (its figure is the time columns').
-            <td class="num" data-field="cycles_per_op" data-value=r.cycles_per_op.map(|v| v.to_string())>
-                {work.map(|work| {
-                    let class = if matches!(work, WorkPerOp::Cycles(_)) { "" } else { "muted" };
-                    view! {
-                        <span class=class data-field="ticks_per_op">{format::ticks(Some(work.value()))}</span>
-                        " "
-                        <span class="unit">{work.unit()}</span>
-                    }
-                })}
-            </td>
-            {model_cell(r.model.clone())}
-            {figure("min_ms", r.min_ms, format::duration_ms(r.min_ms))}
-            {figure("p10_ms", r.p10_ms, format::duration_ms(r.p10_ms))}
-            {figure("median_ms", r.median_ms, format::duration_ms(r.median_ms))}
-            {figure("p90_ms", r.p90_ms, format::duration_ms(r.p90_ms))}
-            {figure("p99_ms", r.p99_ms, format::duration_ms(r.p99_ms))}
-            {figure("max_ms", r.max_ms, format::duration_ms(r.max_ms))}
-            {figure("heap_bytes", integer(r.heap_bytes), format::bytes(r.heap_bytes))}
-            {figure("heap_allocs", integer(r.heap_allocs), format::count(r.heap_allocs))}
-            {figure("stack_bytes", integer(r.stack_bytes), format::bytes(r.stack_bytes))}
-            {figure("bytes_per_sec", r.bytes_per_sec, format::throughput(r.bytes_per_sec))}
-            {figure("code_bytes", integer(r.code_bytes), format::bytes(r.code_bytes))}
+            {figures}
         </tr>
     }
+}
+
+/// A row's cell in one figure's column, its value in `data-value` as stored.
+fn figure_cell(column: Column, r: &BenchResult) -> AnyView {
+    let integer = |v: Option<u64>| v.map(|v| v as f64);
+    let text = match column {
+        // Each count says what it is: cycles from a chip's counter,
+        // instructions from an emulator (never read as cycles), and
+        // nothing for a clock of time (its figure is the time columns').
+        Column::CyclesPerOp => {
+            let work = WorkPerOp::of(r).map(|work| {
+                let class = if matches!(work, WorkPerOp::Cycles(_)) { "" } else { "muted" };
+                view! {
+                    <span class=class data-field="ticks_per_op">{format::ticks(Some(work.value()))}</span>
+                    " "
+                    <span class="unit">{work.unit()}</span>
+                }
+            });
+            return view! {
+                <td class="num" data-field="cycles_per_op" data-value=r.cycles_per_op.map(|v| v.to_string())>
+                    {work}
+                </td>
+            }
+            .into_any();
+        }
+        Column::ModelCycles => return model_cell(r.model.clone()).into_any(),
+        Column::OpsPerSec => format::rate(r.ops_per_sec),
+        Column::AvgMs
+        | Column::MinMs
+        | Column::P10Ms
+        | Column::MedianMs
+        | Column::P90Ms
+        | Column::P99Ms
+        | Column::MaxMs => format::duration_ms(column.value(r)),
+        Column::HeapBytes => format::bytes(r.heap_bytes),
+        Column::HeapAllocs => format::count(r.heap_allocs),
+        Column::StackBytes => format::bytes(r.stack_bytes),
+        Column::BytesPerSec => format::throughput(r.bytes_per_sec),
+        Column::CodeBytes => format::bytes(r.code_bytes),
+    };
+    let value = match column {
+        Column::HeapBytes => integer(r.heap_bytes),
+        Column::HeapAllocs => integer(r.heap_allocs),
+        Column::StackBytes => integer(r.stack_bytes),
+        Column::CodeBytes => integer(r.code_bytes),
+        _ => column.value(r),
+    };
+    view! {
+        <td class="num" data-field=column.key() data-value=value.map(|v| v.to_string())>
+            {text}
+        </td>
+    }
+    .into_any()
 }
