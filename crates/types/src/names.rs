@@ -69,6 +69,7 @@ macro_rules! names {
 // Algorithms have a file of their own: the suite's names, and those of
 // every published table pqbench imports.
 mod algorithm;
+mod kinds;
 pub use algorithm::Algorithm;
 
 names! {

@@ -1,0 +1,226 @@
+//! Which family and kind each algorithm is: what the dashboard groups and
+//! filters by, and which of a published table's two (KEMs, signatures) a
+//! row belongs in. The names themselves are in `algorithm.rs`.
+
+use super::{Algorithm, Family};
+
+impl Algorithm {
+    /// A post-quantum algorithm's kind within `pqc` ([`Family`]'s `kem`,
+    /// `signature`, `hash-based-signature`, `hybrid-kem`); `None` for any
+    /// other family.
+    pub const fn pqc_kind(self) -> Option<Family> {
+        use Algorithm::*;
+        if !matches!(self.family(), Family::PostQuantum) {
+            return None;
+        }
+        if self.is_kem() {
+            return Some(Family::Kem);
+        }
+        Some(match self {
+            SphincsPlus128f
+            | SphincsPlus128s
+            | SphincsPlus192f
+            | SphincsPlus192s
+            | SphincsPlus256f
+            | SphincsPlus256s
+            | XmssSha2_10_256
+            | XmssSha2_10_192
+            | XmssMtSha2_20_2_256
+            | XmssMtSha2_20_4_256
+            | XmssMtSha2_40_4_256
+            | XmssMtSha2_40_8_256
+            | XmssMtSha2_60_6_256
+            | XmssMtSha2_60_12_256
+            | SphincsSha2_128fSimple
+            | SphincsSha2_128sSimple
+            | SphincsSha2_192fSimple
+            | SphincsSha2_192sSimple
+            | SphincsSha2_256fSimple
+            | SphincsSha2_256sSimple
+            | SphincsShake128fSimple
+            | SphincsShake128sSimple
+            | SphincsShake192fSimple
+            | SphincsShake192sSimple
+            | SphincsShake256fSimple
+            | SphincsShake256sSimple
+            | SphincsShake256_128fSimple => Family::HashBasedSignature,
+            _ => Family::Signature,
+        })
+    }
+
+    /// Whether the algorithm is in `family`: the one it is in
+    /// ([`Algorithm::family`]), or for a post-quantum one its kind too.
+    pub fn is_in(self, family: Family) -> bool {
+        self.family() == family || self.pqc_kind() == Some(family)
+    }
+
+    /// Whether the algorithm is a key encapsulation mechanism, measured as
+    /// keygen, encaps and decaps (a signature's are keygen, sign and
+    /// verify): which of a published table's two a row belongs in.
+    pub const fn is_kem(self) -> bool {
+        use Algorithm::*;
+        matches!(
+            self,
+            MlKem512
+                | MlKem768
+                | MlKem1024
+                | Kyber512
+                | Kyber768
+                | Kyber1024
+                | Bikel1
+                | Bikel3
+                | Hqc128
+                | Hqc192
+                | Hqc256
+                | Firesaber
+                | Lightsaber
+                | Saber
+                | Frodokem640aes
+                | Frodokem640shake
+                | Newhope1024cca
+                | Ntruhps2048509
+                | Ntruhps2048677
+                | Ntruhps4096821
+                | Ntruhrss701
+                | Sikep751
+                | Sntrup4591761
+        )
+    }
+
+    pub const fn family(self) -> Family {
+        use Algorithm::*;
+        match self {
+            MlKem512 | MlKem768 | MlKem1024 | MlDsa44 | MlDsa65 | MlDsa87 | Kyber512 | Kyber768
+            | Kyber1024 | Dilithium2 | Dilithium3 | Dilithium5 | Falcon512 | Falcon1024 | SphincsPlus128f
+            | SphincsPlus128s | SphincsPlus192f | SphincsPlus192s | SphincsPlus256f | SphincsPlus256s
+            | XmssSha2_10_256 | XmssSha2_10_192 | XmssMtSha2_20_2_256 | XmssMtSha2_20_4_256
+            | XmssMtSha2_40_4_256 | XmssMtSha2_40_8_256 | XmssMtSha2_60_6_256 | XmssMtSha2_60_12_256 => {
+                Family::PostQuantum
+            }
+            Aimer128f
+            | Aimer128s
+            | Aimer192f
+            | Aimer192s
+            | Aimer256f
+            | Aimer256s
+            | Bikel1
+            | Bikel3
+            | CrossSha2RSdp1Fast
+            | CrossSha2RSdp3Fast
+            | CrossSha2RSdpg1Fast
+            | CrossSha2RSdpg1Small
+            | CrossSha2RSdpg3Fast
+            | CrossSha2RSdpg5Fast
+            | CrossSha3RSdp1Fast
+            | CrossSha3RSdp3Fast
+            | CrossSha3RSdpg1Fast
+            | CrossSha3RSdpg1Small
+            | CrossSha3RSdpg3Fast
+            | CrossSha3RSdpg5Fast
+            | FndsaProvisional1024
+            | FndsaProvisional512
+            | Haetae2
+            | Haetae3
+            | Haetae5
+            | Hawk1024
+            | Hawk256
+            | Hawk512
+            | Hqc128
+            | Hqc192
+            | Hqc256
+            | Mayo1
+            | Mayo2
+            | Mayo3
+            | MirithIIIaFast
+            | MirithIIIbFast
+            | MirithIaFast
+            | MirithIbFast
+            | MirithVaFast
+            | MirithVbFast
+            | MirithHypercubeIIIaFast
+            | MirithHypercubeIIIaShort
+            | MirithHypercubeIIIbFast
+            | MirithHypercubeIIIbShort
+            | MirithHypercubeIaFast
+            | MirithHypercubeIaShort
+            | MirithHypercubeIbFast
+            | MirithHypercubeIbShort
+            | MirithHypercubeVaFast
+            | MirithHypercubeVbFast
+            | MqomCat1Gf251Fast
+            | MqomCat1Gf31Fast
+            | OvIp
+            | OvIpPkc
+            | OvIpPkcSkc
+            | Perk128Fast3
+            | Perk128Fast5
+            | Perk128Short3
+            | Perk128Short5
+            | Perk192Fast3
+            | Perk192Fast5
+            | Perk192Short3
+            | Perk192Short5
+            | Perk256Fast3
+            | Perk256Fast5
+            | Perk256Short3
+            | Perk256Short5
+            | Snova24_5_16_4Esk
+            | Snova24_5_16_4Ssk
+            | Snova25_8_16_3Esk
+            | Snova25_8_16_3Ssk
+            | Snova28_17_16_2Esk
+            | Snova28_17_16_2Ssk
+            | Snova37_8_16_4Ssk
+            | SphincsSha2_128fSimple
+            | SphincsSha2_128sSimple
+            | SphincsSha2_192fSimple
+            | SphincsSha2_192sSimple
+            | SphincsSha2_256fSimple
+            | SphincsSha2_256sSimple
+            | SphincsShake128fSimple
+            | SphincsShake128sSimple
+            | SphincsShake192fSimple
+            | SphincsShake192sSimple
+            | SphincsShake256fSimple
+            | SphincsShake256sSimple
+            | Firesaber
+            | Lightsaber
+            | Saber
+            | Dilithium2aes
+            | Dilithium3aes
+            | Picnic3l1
+            | Picnicl1fs
+            | Picnicl1full
+            | Frodokem640aes
+            | Frodokem640shake
+            | Newhope1024cca
+            | Ntruhps2048509
+            | Ntruhps2048677
+            | Ntruhps4096821
+            | Ntruhrss701
+            | Sikep751
+            | Sntrup4591761
+            | Dilithium
+            | QTeslaI
+            | QTeslaIIISize
+            | QTeslaIIISpeed
+            | SphincsShake256_128fSimple => Family::PostQuantum,
+            Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
+            | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 | Rsa1024 | EcdsaP192 | EcdhP192
+            | EcdsaP224 | EcdhP224 | EcdsaBrainpoolP256r1 | EcdhBrainpoolP256r1 | EcdsaBrainpoolP384r1
+            | EcdhBrainpoolP384r1 | EcdsaBrainpoolP512r1 | EcdhBrainpoolP512r1 => Family::Classical,
+            Aes128Gcm | Aes192Gcm | Aes256Gcm | Aes128Cbc | Aes192Cbc | Aes256Cbc | Aes128Ctr | Aes192Ctr
+            | Aes256Ctr | ChaCha20Poly1305 | ChaCha20 | Rng | TripleDes | Arc4 | Camellia128Cbc | Sm4Cbc
+            | Sm4Gcm | Sm4Ccm | Aes128Ecb | Aes192Ecb | Aes256Ecb | Aes128Cfb | Aes192Cfb | Aes256Cfb
+            | Aes128Ofb | Aes192Ofb | Aes256Ofb | Aes128Xts | Aes128Ccm | Aes128GcmSiv | Aes256GcmSiv
+            | AesSivCmac256 | AesSivCmac384 | AesSivCmac512 => Family::Symmetric,
+            // Hashes, the MACs built on them or beside them, and the key
+            // derivation built on an HMAC.
+            Sha1 | HmacSha1 | Pbkdf2 | Sha224 | Sha256 | Sha384 | Sha512 | Sha512_224 | Sha512_256
+            | Sha3_224 | Sha3_256 | Sha3_384 | Sha3_512 | Shake128 | Shake256 | HmacSha224 | HmacSha256
+            | HmacSha384 | HmacSha512 | Poly1305 | Gmac | AesCmac | Md5 | HmacMd5 | Ripemd160
+            | Blake2b512 | Blake2s256 | Sm3 | HmacSha3_256 | HmacSha3_384 | HmacSha3_512 | SipHash64
+            | SipHash128 | Scrypt => Family::Hash,
+        }
+    }
+}
