@@ -18,7 +18,7 @@ use core::fmt::Write as _;
 
 use cortex_m_rt::{ExceptionFrame, entry, exception};
 use pqbench_suite::Settings;
-use pqbench_wire::Command;
+use pqbench_wire::{Command, CommandError};
 
 use boards::Board;
 use fixed_text::FixedText;
@@ -53,6 +53,11 @@ fn main() -> ! {
                 let (platform, serial) = board.start_run();
                 let calibration = pqbench_suite::calibrate::calibrate(platform);
                 Records::new(serial).calibration(&calibration);
+            }
+            // A name this suite has no code for is refused before anything
+            // runs: a run that quietly left it out would look complete.
+            Ok(Command::Run(run)) if run.named().any(|a| !pqbench_suite::supports(a)) => {
+                Records::new(board.serial()).error(CommandError::NotRunnable.as_str())
             }
             Ok(Command::Run(run)) => {
                 Records::new(board.serial()).hello(&clocks);

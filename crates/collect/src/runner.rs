@@ -63,8 +63,8 @@ pub fn command(request: &NewRun) -> Result<RunCommand, RunError> {
         if !pqbench_suite::supports(algorithm) {
             return Err(RunError::Invalid(format!("the suite does not measure {algorithm} yet")));
         }
-        // Every suite algorithm has a bit (a test holds it); this says so
-        // should one ever be appended past the run command's places.
+        // Every name has a bit (decision 0035); this stays in case a
+        // command ever refuses one.
         command = command
             .with_algorithm(algorithm)
             .map_err(|why| RunError::Invalid(format!("{algorithm}: {}", why.as_str())))?;
@@ -402,11 +402,10 @@ mod tests {
 
     #[test]
     fn every_suite_algorithm_has_a_run_command_bit_and_its_run_fits_an_upload() {
-        // The run command's bits cover only the first places of
-        // `Algorithm::ALL`, and an upload (one run of the suite in a
-        // browser or on a host) is bounded by the suite's pairs, not by
-        // every name × every operation: both hold here, where the suite
-        // and the bounds meet.
+        // Every suite algorithm can be named in a run command, and an
+        // upload (one run of the suite in a browser or on a host) is
+        // bounded by the suite's pairs, not by every name × every
+        // operation: both hold here, where the suite and the bounds meet.
         let suite: Vec<Algorithm> = pqbench_suite::CATALOGUE.iter().map(|&(a, _)| a).collect();
         let Ok(command) = command(&request(suite.clone())) else { panic!("the suite's algorithms run") };
         assert!(suite.iter().all(|&a| command.includes(a)));

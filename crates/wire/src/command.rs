@@ -26,47 +26,52 @@ pub enum Command {
 pub struct RunCommand {
     pub min_iterations: u32,
     pub min_time_ms: u32,
-    /// One bit per entry of [`Algorithm::ALL`] up to [`RUNNABLE_PLACES`]:
-    /// a board runs only the suite's algorithms, which are all among the
-    /// first places, so the names appended for published logs need none.
-    algorithms: u64,
+    /// One bit per entry of [`Algorithm::ALL`], by its place: names are
+    /// appended, so every name keeps its bit as the vocabulary grows.
+    algorithms: [u64; RUN_COMMAND_WORDS],
 }
 
-/// How many of [`Algorithm::ALL`]'s first entries a run command can name:
-/// one bit each of its `u64`. A name past them is still a name (an import
-/// stores it) but never one a board is asked to run.
-pub const RUNNABLE_PLACES: usize = u64::BITS as usize;
+/// How many `u64`s hold a bit for every name of [`Algorithm::ALL`].
+const RUN_COMMAND_WORDS: usize = Algorithm::ALL.len().div_ceil(u64::BITS as usize);
 
 impl RunCommand {
     pub const fn new(min_iterations: u32, min_time_ms: u32) -> Self {
-        RunCommand { min_iterations, min_time_ms, algorithms: 0 }
+        RunCommand { min_iterations, min_time_ms, algorithms: [0; RUN_COMMAND_WORDS] }
     }
 
     /// Restricts the run to these algorithms (added to any named before).
-    /// An algorithm past the first [`RUNNABLE_PLACES`] is refused, not
-    /// dropped: dropping the only one named would run them all.
+    /// Every name has a bit; whether a board has code for it is the
+    /// board's to say (`CommandError::NotRunnable`), not the command's.
     pub fn with_algorithm(mut self, algorithm: Algorithm) -> Result<Self, CommandError> {
-        let bit = Self::bit(algorithm).ok_or(CommandError::NotRunnable)?;
-        self.algorithms |= 1 << bit;
+        let (word, bit) = Self::bit(algorithm).ok_or(CommandError::UnknownAlgorithm)?;
+        self.algorithms[word] |= 1 << bit;
         Ok(self)
     }
 
-    /// The algorithm's bit: its place in `ALL` (appending keeps every
-    /// existing name's bit), if within the first 64.
-    fn bit(algorithm: Algorithm) -> Option<u32> {
+    /// The algorithm's word and bit: its place in `ALL`, so appending a
+    /// name keeps every existing name's bit. Only a value outside `ALL`
+    /// (none can be made) has none.
+    fn bit(algorithm: Algorithm) -> Option<(usize, u32)> {
         let place = Algorithm::ALL.iter().position(|&a| a == algorithm)?;
-        u32::try_from(place).ok().filter(|&bit| bit < u64::BITS)
+        let bits = u64::BITS as usize;
+        Some((place / bits, (place % bits) as u32))
     }
 
     /// Whether the run includes `algorithm`; with none named, all are.
-    /// An algorithm with no bit is included only then (a board has no
-    /// code for one anyway).
     pub fn includes(&self, algorithm: Algorithm) -> bool {
-        self.algorithms == 0 || Self::bit(algorithm).is_some_and(|bit| self.algorithms & (1 << bit) != 0)
+        !self.names_algorithms()
+            || Self::bit(algorithm).is_some_and(|(word, bit)| self.algorithms[word] & (1 << bit) != 0)
     }
 
     pub fn names_algorithms(&self) -> bool {
-        self.algorithms != 0
+        self.algorithms.iter().any(|&word| word != 0)
+    }
+
+    /// The algorithms the command names, in the vocabulary's order; none
+    /// when it names none (a run of all of them).
+    pub fn named(&self) -> impl Iterator<Item = Algorithm> + '_ {
+        let named = self.names_algorithms();
+        Algorithm::ALL.iter().copied().filter(move |&a| named && self.includes(a))
     }
 }
 
@@ -77,8 +82,8 @@ pub enum CommandError {
     UnknownAlgorithm,
     BadNumber,
     UnknownField,
-    /// A name of the vocabulary that no board runs (one appended for
-    /// published logs, past a run command's places).
+    /// A name of the vocabulary this board's suite does not run (one
+    /// kept for published logs, or one a newer suite added).
     NotRunnable,
 }
 
@@ -135,7 +140,7 @@ impl fmt::Display for Command {
                 if run.names_algorithms() {
                     f.write_str(" algorithms=")?;
                     let mut first = true;
-                    for &algorithm in Algorithm::ALL.iter().filter(|&&a| run.includes(a)) {
+                    for algorithm in run.named() {
                         if !first {
                             f.write_str(",")?;
                         }
@@ -182,33 +187,34 @@ mod tests {
     }
 
     #[test]
-    fn the_first_64_names_keep_their_bits_and_later_ones_have_none() {
+    fn every_name_has_a_bit_and_the_first_64_keep_theirs() {
         // A bit is a place in `ALL`; names are appended, so the first 64
-        // places (the suite's algorithms among them) keep their bits.
-        for (place, &algorithm) in Algorithm::ALL.iter().enumerate().take(RUNNABLE_PLACES) {
-            assert_eq!(RunCommand::bit(algorithm), u32::try_from(place).ok(), "{algorithm}");
+        // (the only ones an older board's one-word command had) keep
+        // their bits, and the line a command prints is the same.
+        for (place, &algorithm) in Algorithm::ALL.iter().enumerate() {
+            let bits = u64::BITS as usize;
+            assert_eq!(RunCommand::bit(algorithm), Some((place / bits, (place % bits) as u32)), "{algorithm}");
         }
-        assert_eq!(RunCommand::bit(Algorithm::MlKem512), Some(0));
-        assert_eq!(RunCommand::bit(Algorithm::HmacSha256), Some(22));
-        assert_eq!(RunCommand::bit(Algorithm::Falcon1024), Some(62));
-        for &algorithm in Algorithm::ALL.iter().skip(RUNNABLE_PLACES) {
-            assert_eq!(RunCommand::bit(algorithm), None, "{algorithm}");
-        }
+        assert_eq!(RunCommand::bit(Algorithm::MlKem512), Some((0, 0)));
+        assert_eq!(RunCommand::bit(Algorithm::HmacSha256), Some((0, 22)));
+        assert_eq!(RunCommand::bit(Algorithm::Falcon1024), Some((0, 62)));
+        assert_eq!(RunCommand::bit(Algorithm::SphincsPlus128s), Some((1, 0)));
     }
 
     #[test]
-    fn a_name_no_board_runs_is_refused_not_dropped() {
-        let Some(&past) = Algorithm::ALL.get(RUNNABLE_PLACES) else {
-            panic!("the vocabulary has names past a run command's places")
-        };
-        assert_eq!(RunCommand::new(1, 0).with_algorithm(past), Err(CommandError::NotRunnable));
-        let line = format!("run algorithms=ML-KEM-512,{past}");
-        assert_eq!(Command::parse(&line), Err(CommandError::NotRunnable));
+    fn a_name_past_the_first_64_is_named_and_round_trips() {
+        let Some(&last) = Algorithm::ALL.last() else { panic!("the vocabulary has names") };
+        let run = RunCommand::new(1, 0)
+            .with_algorithm(Algorithm::MlKem512)
+            .and_then(|r| r.with_algorithm(last))
+            .unwrap();
+        assert!(run.includes(last) && run.includes(Algorithm::MlKem512));
+        assert!(!run.includes(Algorithm::MlKem768));
+        assert_eq!(run.named().collect::<alloc::vec::Vec<_>>(), [Algorithm::MlKem512, last]);
+        let line = format!("{}", Command::Run(run));
+        assert_eq!(line, format!("run min_iterations=1 min_time_ms=0 algorithms=ML-KEM-512,{last}\n"));
+        assert_eq!(Command::parse(&line), Ok(Command::Run(run)));
+        assert_eq!(RunCommand::new(1, 0).named().count(), 0, "a run of all names none");
         assert_eq!(CommandError::NotRunnable.as_str(), "algorithm not run on a board");
-        // A run naming others leaves it out; a run naming none has no
-        // bit to test, and a board has no code for it anyway.
-        let Ok(run) = RunCommand::new(1, 0).with_algorithm(Algorithm::MlKem512) else { panic!() };
-        assert!(!run.includes(past));
-        assert!(RunCommand::new(1, 0).includes(past));
     }
 }

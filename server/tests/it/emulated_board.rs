@@ -167,6 +167,48 @@ async fn the_memory_probes_measure_known_buffers() {
     }
 }
 
+/// A command naming an algorithm the board's suite has no code for (here
+/// round 3 Kyber, a name kept for imported logs) is refused with why,
+/// before anything runs, not answered with a run that leaves it out.
+#[tokio::test]
+async fn a_board_refuses_a_run_naming_what_its_suite_does_not_run() {
+    use pqbench_collect::boards::{Emulator, default_image, emulated};
+    use pqbench_wire::{Decoder, Event, Record};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let dist = pqbench_test_needs::require!(common::firmware_dist());
+    let (board, machine) = emulated().next().expect("an emulated board");
+    let emulator = Emulator::start(machine, &dist.join("firmware").join(default_image(board))).await.unwrap();
+    let mut port = emulator.open_console().unwrap();
+    let mut decoder = Decoder::new();
+    let mut buf = [0u8; 512];
+    let mut seen = Vec::new();
+    let message = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            // Again until answered: a UART drops what comes before it is enabled.
+            port.write_all(b"run min_iterations=1 algorithms=ML-KEM-512,Kyber-768\n").await.unwrap();
+            let Ok(read) = tokio::time::timeout(Duration::from_millis(500), port.read(&mut buf)).await else {
+                continue;
+            };
+            let n = read.unwrap();
+            assert!(n > 0, "the port closed");
+            for event in decoder.push(&buf[..n]) {
+                match event {
+                    Event::Record(Record::Error { message }) => return message,
+                    Event::Record(record) => seen.push(format!("{record:?}")),
+                    _ => {}
+                }
+            }
+        }
+    })
+    .await
+    .expect("an error record");
+    drop(port);
+    emulator.stop().await;
+    assert_eq!(message, "algorithm not run on a board");
+    assert!(!seen.iter().any(|r| r.starts_with("Begin") || r.starts_with("Result")), "nothing ran: {seen:?}");
+}
+
 fn rows(results: &[BenchResult]) -> Vec<(String, String)> {
     results.iter().map(|r| (r.algorithm.to_string(), r.operation.to_string())).collect()
 }

@@ -66,8 +66,7 @@ names! {
         // ML-DSA: their outputs differ from the standards'. The set is
         // spelled as the contract spells ML-KEM's, hyphenated, and names
         // the parameter set (Kyber's level 1 is Kyber-512). A run command
-        // selects by the first 64 places (`pqbench_wire::RunCommand`), which
-        // hold every suite algorithm; names past them are for imports only.
+        // selects by place (`pqbench_wire::RunCommand`), a bit each.
         Aes192Cbc => "AES-192-CBC",
         Aes192Gcm => "AES-192-GCM",
         Aes192Ctr => "AES-192-CTR",
@@ -83,9 +82,8 @@ names! {
         // Falcon round 3 (before FN-DSA), by its parameter set.
         Falcon512 => "Falcon-512",
         Falcon1024 => "Falcon-1024",
-        // Names for imports only, never run on a board: the host refuses
-        // them as not the suite's, and from place 64 on a run command has
-        // no bit for one and is refused. SPHINCS+
+        // Names for imports only, never run on a board: the host and the
+        // board refuse them as not the suite's. SPHINCS+
         // round 3 (liboqs, before FIPS 205's SLH-DSA) by its security
         // category and its fast (f) or small (s) set.
         SphincsPlus128f => "SPHINCS+-128f",
