@@ -39,6 +39,10 @@ pub const CRYPTO_CRATES: &[&str] = &[
     "sha3",
     "shake",
     "rand_chacha",
+    // The hybrids: RustCrypto's ML-KEM under both, whichever the plain
+    // ML-KEM rows use (said once where it is both).
+    "ml-kem",
+    "x-wing",
 ];
 
 pub fn emit() {
@@ -59,7 +63,7 @@ pub fn emit() {
         .chain(
             pqc_crates
                 .iter()
-                .chain(CRYPTO_CRATES)
+                .chain(CRYPTO_CRATES.iter().filter(|name| !pqc_crates.contains(name)))
                 .filter_map(|name| suite_dependency_version(&lock, name).map(|v| format!("{name}@{v}"))),
         )
         .collect();

@@ -18,6 +18,12 @@ as explicit arguments of the *_internal functions):
   in its deterministic variant (rnd = 32 zero bytes) with an empty context, that
   is ML-DSA.Sign_internal(sk, M', rnd) (Algorithm 7) of the external message
   M' = IntegerToBytes(0, 1) || IntegerToBytes(|ctx|, 1) || ctx || M = 0x00 0x00 || M.
+- the hybrids on ML-KEM-768 with the same d, z and m: X25519MLKEM768
+  (draft-ietf-tls-ecdhe-mlkem: the client's share ek || X25519(a, 9), the
+  server's c || X25519(b, 9), the secret K || X25519(b, A)) and X-Wing
+  (draft-connolly-cfrg-xwing-kem-06: its key expanded from a 32-byte seed by
+  SHAKE256, its secret SHA3-256(K || ss_X || ct_X || pk_X || label)), with
+  X25519 (RFC 7748) written out below, checked against RFC 7748's vector.
 Each output is compared through its SHA3-256 digest (FIPS 202), which a board
 computes cheaply and whose equality stands for byte-for-byte equality.
 """
@@ -63,6 +69,12 @@ MESSAGE = b"pqbench known answer 26"
 ROUNDS = 2
 CONTEXT = b""
 RND = bytes(32)  # FIPS 204 Algorithm 2, line 5 (deterministic variant)
+# The hybrids' X25519 secrets (client, server), and X-Wing's seed and
+# encapsulation randomness.
+CLIENT_X25519 = bytes(range(0x80, 0xA0))
+SERVER_X25519 = bytes(range(0xA0, 0xC0))
+X_WING_SEED = bytes(range(0xC0, 0xE0))
+X_WING_ESEED = bytes(b & 0xFF for b in range(0xE0, 0x120))
 
 KEMS = (("ML-KEM-512", ML_KEM_512), ("ML-KEM-768", ML_KEM_768), ("ML-KEM-1024", ML_KEM_1024))
 DSAS = (("ML-DSA-44", ML_DSA_44), ("ML-DSA-65", ML_DSA_65), ("ML-DSA-87", ML_DSA_87))
@@ -82,6 +94,91 @@ def kem_answers(kem):
     # Implicit rejection (FIPS 203 Algorithm 18, lines 7 and 10): J(z || c').
     assert rejected == hashlib.shake_256(Z + tampered).digest(32) != ss
     return (("ek", ek), ("dk", dk), ("ct", ct), ("ss", ss), ("rejected", rejected))
+
+
+P25519 = 2**255 - 19
+
+
+def x25519(scalar: bytes, u: bytes) -> bytes:
+    """RFC 7748 §5: the Montgomery ladder on Curve25519, in the RFC's words."""
+    k = int.from_bytes(scalar, "little")
+    k &= ~7
+    k &= ~(128 << 8 * 31)
+    k |= 64 << 8 * 31
+    x1 = int.from_bytes(u, "little") & ((1 << 255) - 1)
+    x2, z2, x3, z3, swap = 1, 0, x1, 1, 0
+    for t in reversed(range(255)):
+        bit = (k >> t) & 1
+        swap ^= bit
+        if swap:
+            x2, x3, z2, z3 = x3, x2, z3, z2
+        swap = bit
+        a, b = x2 + z2, x2 - z2
+        aa, bb = a * a, b * b
+        e = aa - bb
+        c, d = x3 + z3, x3 - z3
+        da, cb = d * a, c * b
+        x3 = (da + cb) ** 2 % P25519
+        z3 = x1 * (da - cb) ** 2 % P25519
+        x2 = aa * bb % P25519
+        z2 = e * (aa + 121665 * e) % P25519
+    if swap:
+        x2, z2 = x3, z3
+    return (x2 * pow(z2, P25519 - 2, P25519) % P25519).to_bytes(32, "little")
+
+
+BASE = (9).to_bytes(32, "little")
+# RFC 7748 §6.1, so the ladder above is known right before it is trusted.
+_ALICE = bytes.fromhex("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
+_BOB_PUBLIC = bytes.fromhex("de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
+assert x25519(_ALICE, BASE).hex() == "8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a"
+assert x25519(_ALICE, _BOB_PUBLIC).hex() == "4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742"
+
+
+def flipped(data: bytes) -> bytes:
+    return bytes([data[0] ^ 1]) + data[1:]
+
+
+def x25519_mlkem768_answers():
+    ek, dk = ML_KEM_768._keygen_internal(D, Z)
+    client_public = x25519(CLIENT_X25519, BASE)
+    ss_m, ct = ML_KEM_768._encaps_internal(ek, M)
+    server_public = x25519(SERVER_X25519, BASE)
+    shared = ss_m + x25519(SERVER_X25519, client_public)
+    assert ML_KEM_768.decaps(dk, ct) + x25519(CLIENT_X25519, server_public) == shared, "the round trip"
+    rejected = ML_KEM_768._decaps_internal(dk, flipped(ct)) + x25519(CLIENT_X25519, server_public)
+    assert rejected[:32] != shared[:32] and rejected[32:] == shared[32:]
+    return (("ek", ek + client_public), ("ct", ct + server_public), ("ss", shared), ("rejected", rejected))
+
+
+X_WING_LABEL = bytes.fromhex("5c2e2f2f5e5c")  # "\\.//^\\"
+
+
+def x_wing_keys(seed: bytes):
+    expanded = hashlib.shake_256(seed).digest(96)
+    ek_m, dk_m = ML_KEM_768._keygen_internal(expanded[:32], expanded[32:64])
+    sk_x = expanded[64:]
+    return ek_m, dk_m, sk_x, x25519(sk_x, BASE)
+
+
+def x_wing_decaps(seed: bytes, ct: bytes) -> bytes:
+    _, dk_m, sk_x, pk_x = x_wing_keys(seed)
+    ct_m, ct_x = ct[:1088], ct[1088:]
+    ss_m = ML_KEM_768._decaps_internal(dk_m, ct_m)
+    return hashlib.sha3_256(ss_m + x25519(sk_x, ct_x) + ct_x + pk_x + X_WING_LABEL).digest()
+
+
+def x_wing_answers():
+    ek_m, _, _, pk_x = x_wing_keys(X_WING_SEED)
+    ss_m, ct_m = ML_KEM_768._encaps_internal(ek_m, X_WING_ESEED[:32])
+    ek_x = X_WING_ESEED[32:]
+    ct_x = x25519(ek_x, BASE)
+    shared = hashlib.sha3_256(ss_m + x25519(ek_x, pk_x) + ct_x + pk_x + X_WING_LABEL).digest()
+    ct = ct_m + ct_x
+    assert x_wing_decaps(X_WING_SEED, ct) == shared, "the round trip"
+    rejected = x_wing_decaps(X_WING_SEED, flipped(ct))
+    assert rejected != shared
+    return (("ek", ek_m + pk_x), ("ct", ct), ("ss", shared), ("rejected", rejected))
 
 
 def rounds_of(dsa, sign):
@@ -117,6 +214,8 @@ def answers():
         yield name, kem_answers(kem)
     for name, dsa in DSAS:
         yield name, dsa_answers(dsa)
+    yield "X25519MLKEM768", x25519_mlkem768_answers()
+    yield "X-Wing", x_wing_answers()
 
 
 def lines():
@@ -128,6 +227,10 @@ def lines():
     # M' = 0x00 || |ctx| || ctx || M: what precedes M (FIPS 204 Algorithm 2, line 10).
     yield f"input message-prefix {(bytes([0, len(CONTEXT)]) + CONTEXT).hex()}"
     yield f"input rnd {RND.hex()}"
+    yield f"input client-x25519 {CLIENT_X25519.hex()}"
+    yield f"input server-x25519 {SERVER_X25519.hex()}"
+    yield f"input x-wing-seed {X_WING_SEED.hex()}"
+    yield f"input x-wing-eseed {X_WING_ESEED.hex()}"
     for name, outputs in answers():
         for output, data in outputs:
             yield f"{name} {output} {digest(data)}"
@@ -137,8 +240,8 @@ def rust():
     pins = ", ".join(f"{package} {wanted}" for package, wanted in PINS.items())
     print(f"// Derived by crates/suite/kat/derive.py ({pins}).")
     for name, outputs in answers():
-        kind = "KemAnswers" if name.startswith("ML-KEM") else "DsaAnswers"
-        const = name.replace("-", "_")
+        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers"}.get(name[:6], "HybridAnswers")
+        const = name.replace("-", "_").upper()
         print(f"pub(crate) const {const}: {kind} = {kind} {{")
         for output, data in outputs:
             print(f'    {output}: hex("{digest(data)}"),')

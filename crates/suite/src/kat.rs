@@ -1,5 +1,5 @@
 //! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
-//! parameter set: what each algorithm's self-test compares its outputs with
+//! parameter set, and the hybrids X25519MLKEM768 and X-Wing: what each algorithm's self-test compares its outputs with
 //! before any of it is timed.
 //!
 //! A round trip alone (keys, encapsulation and decapsulation agreeing with
@@ -18,6 +18,10 @@
 //!   external message M' = IntegerToBytes(0, 1) || IntegerToBytes(|ctx|, 1) ||
 //!   ctx || M = 0x00 0x00 || M. Both libraries' context-taking `sign` build
 //!   that M' themselves; neither is handed M' directly.
+//!
+//! - the hybrids on ML-KEM-768 with the same d || z and m (X-Wing expands
+//!   its own from a 32-byte seed, as its draft does), with fixed X25519
+//!   secrets.
 //!
 //! Each output is compared through its SHA3-256 digest (FIPS 202), 32 bytes
 //! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
@@ -66,6 +70,29 @@ pub(crate) const DSA_CONTEXT: &[u8] = b"";
 /// handed it; RustCrypto's `sign_deterministic` uses it of itself).
 #[cfg_attr(not(feature = "libcrux"), allow(dead_code))]
 pub(crate) const DSA_RND: [u8; 32] = [0; 32];
+
+/// The hybrids' X25519 secrets: the client's (TLS's key share) 0x80..=0x9f,
+/// the server's 0xa0..=0xbf.
+pub(crate) const HYBRID_CLIENT_X25519: [u8; 32] = counting(0x80);
+pub(crate) const HYBRID_SERVER_X25519: [u8; 32] = counting(0xa0);
+/// X-Wing's private key, the seed it expands (0xc0..=0xdf), and its
+/// encapsulation randomness (ML-KEM's m, then the ephemeral X25519 secret):
+/// 0xe0 counting up, wrapping.
+pub(crate) const X_WING_SEED: [u8; 32] = counting(0xc0);
+pub(crate) const X_WING_ESEED: [u8; 64] = counting(0xe0);
+
+/// SHA3-256 of each hybrid output.
+pub(crate) struct HybridAnswers {
+    /// The encapsulation key: TLS's client share (ek || X25519 public key),
+    /// X-Wing's pk (the same layout, from its expanded seed).
+    pub(crate) ek: [u8; 32],
+    /// The ciphertext: ML-KEM's c || the X25519 public key sent back.
+    pub(crate) ct: [u8; 32],
+    /// The shared secret: TLS's K || X25519's (64 bytes), X-Wing's combined 32.
+    pub(crate) ss: [u8; 32],
+    /// Decapsulation of the ciphertext with its first bit flipped.
+    pub(crate) rejected: [u8; 32],
+}
 
 /// SHA3-256 of each ML-KEM output.
 pub(crate) struct KemAnswers {
@@ -128,6 +155,19 @@ pub(crate) const ML_DSA_87: DsaAnswers = DsaAnswers {
     pk: hex("f184c0d2a0cd3935cc26d5b1a9fd77bd14d1870d1e68757b401bbf19279bcd34"),
     sk: hex("c298d54c5031209dc9e0fdfa61d6db6fb877bce9b678ac4b2c57b579717c4147"),
     sig: hex("fe78483e3abec7bc0e6cce324704539901496b60ed19356856966af5f8d2a118"),
+};
+
+pub(crate) const X25519MLKEM768: HybridAnswers = HybridAnswers {
+    ek: hex("3937f2c118754099b58ff4118e2bd75f4f73c0822cbe31614fa29e7444a4f28d"),
+    ct: hex("5aedde4758ad4e4c8cdef68d2e3f8720e905467071e6d369f5dd7f112e040542"),
+    ss: hex("97210726c259a1e4429f97df65c5981994e76efef101902cdf1cca87517b6941"),
+    rejected: hex("a67e13d7a133db7958adb8698a34c20d36ba34fede6fa54ca9b18c912648fd96"),
+};
+pub(crate) const X_WING: HybridAnswers = HybridAnswers {
+    ek: hex("1a8aac31be5b6d5ae067b3c9d3b8909c78c107ae5d5905c4d943a8a750ee2d5a"),
+    ct: hex("f8c6779124282134600f11a1c3eabf85ead444cf9335b253f5fcefbd673aece2"),
+    ss: hex("6d2414efbf40009f5ffd14ca4bcf285c0667d85bd88e3188345d3ebb44c9c905"),
+    rejected: hex("8ab0b275491f55f86d957ed268d225206ea39114c217ab42224362041687ec4f"),
 };
 
 /// `algorithm`'s ML-KEM answers; `None` for any other algorithm.
@@ -205,6 +245,10 @@ mod tests {
             format!("input message {}", hex_of(DSA_MESSAGE)),
             format!("input message-prefix {}", hex_of(&prefix)),
             format!("input rnd {}", hex_of(&DSA_RND)),
+            format!("input client-x25519 {}", hex_of(&HYBRID_CLIENT_X25519)),
+            format!("input server-x25519 {}", hex_of(&HYBRID_SERVER_X25519)),
+            format!("input x-wing-seed {}", hex_of(&X_WING_SEED)),
+            format!("input x-wing-eseed {}", hex_of(&X_WING_ESEED)),
         ]);
         for algorithm in [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024] {
             let a = kem(algorithm).expect("an ML-KEM parameter set");
@@ -217,6 +261,11 @@ mod tests {
         for algorithm in [Algorithm::MlDsa44, Algorithm::MlDsa65, Algorithm::MlDsa87] {
             let a = dsa(algorithm).expect("an ML-DSA parameter set");
             for (output, digest) in [("pk", a.pk), ("sk", a.sk), ("sig", a.sig)] {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
+        for (algorithm, a) in [(Algorithm::X25519MlKem768, &X25519MLKEM768), (Algorithm::XWing, &X_WING)] {
+            for (output, digest) in [("ek", a.ek), ("ct", a.ct), ("ss", a.ss), ("rejected", a.rejected)] {
                 lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
             }
         }

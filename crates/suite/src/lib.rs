@@ -34,6 +34,7 @@ pub mod calibrate;
 mod dsa;
 mod ecc;
 mod hash;
+mod hybrid;
 #[cfg(feature = "libcrux")]
 pub mod interop;
 mod kat;
@@ -72,6 +73,12 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::MlDsa87, Operation::Keygen),
     (Algorithm::MlDsa87, Operation::Sign),
     (Algorithm::MlDsa87, Operation::Verify),
+    (Algorithm::X25519MlKem768, Operation::Keygen),
+    (Algorithm::X25519MlKem768, Operation::Encaps),
+    (Algorithm::X25519MlKem768, Operation::Decaps),
+    (Algorithm::XWing, Operation::Keygen),
+    (Algorithm::XWing, Operation::Encaps),
+    (Algorithm::XWing, Operation::Decaps),
     (Algorithm::Rsa2048, Operation::Public),
     (Algorithm::Rsa2048, Operation::Private),
     (Algorithm::EcdsaP256, Operation::Sign),
@@ -147,6 +154,8 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::MlDsa44 => dsa::bench::<dsa::MlDsa44>(algorithm, &mut session),
             Algorithm::MlDsa65 => dsa::bench::<dsa::MlDsa65>(algorithm, &mut session),
             Algorithm::MlDsa87 => dsa::bench::<dsa::MlDsa87>(algorithm, &mut session),
+            Algorithm::X25519MlKem768 => hybrid::x25519_mlkem768(algorithm, &mut session),
+            Algorithm::XWing => hybrid::x_wing(algorithm, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),

@@ -209,7 +209,7 @@ mod tests {
         assert_eq!(Algorithm::ALL[48], Algorithm::Ed448);
         assert_eq!(Algorithm::ALL[49], Algorithm::Aes192Cbc);
         assert_eq!(Algorithm::ALL[62], Algorithm::Falcon1024);
-        // The last place with a run command bit, and the first without.
+        // The last place of a run command's first word, and the first of its second.
         assert_eq!(Algorithm::ALL[63], Algorithm::SphincsPlus128f);
         assert_eq!(Algorithm::ALL[64], Algorithm::SphincsPlus128s);
     }
@@ -225,6 +225,8 @@ mod tests {
             (Algorithm::SphincsPlus128f, HashBasedSignature),
             (Algorithm::SphincsSha2_128fSimple, HashBasedSignature),
             (Algorithm::XmssMtSha2_20_2_256, HashBasedSignature),
+            (Algorithm::X25519MlKem768, HybridKem),
+            (Algorithm::XWing, HybridKem),
         ];
         for (algorithm, kind) in cases {
             assert_eq!(algorithm.pqc_kind(), Some(kind), "{algorithm}");
@@ -242,7 +244,13 @@ mod tests {
 
     #[test]
     fn the_key_encapsulation_mechanisms_are_told_from_the_signatures() {
-        for kem in [Algorithm::MlKem768, Algorithm::Kyber512, Algorithm::Hqc128, Algorithm::Sntrup4591761] {
+        for kem in [
+            Algorithm::MlKem768,
+            Algorithm::Kyber512,
+            Algorithm::Hqc128,
+            Algorithm::Sntrup4591761,
+            Algorithm::XWing,
+        ] {
             assert!(kem.is_kem(), "{kem}");
         }
         for other in [Algorithm::MlDsa65, Algorithm::Falcon512, Algorithm::Mayo1, Algorithm::X25519] {
@@ -271,7 +279,9 @@ mod tests {
         let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::AesSivCmac512).unwrap();
         // The mupq tables' names follow them, appended in turn.
         assert_eq!(Algorithm::ALL[after + 1], Algorithm::Aimer128f);
-        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::SphincsShake256_128fSimple));
+        let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::SphincsShake256_128fSimple).unwrap();
+        // The suite's hybrids (issue 38) come after every imported name.
+        assert_eq!(Algorithm::ALL[after + 1..], [Algorithm::X25519MlKem768, Algorithm::XWing]);
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));

@@ -193,7 +193,11 @@ mod tests {
         // their bits, and the line a command prints is the same.
         for (place, &algorithm) in Algorithm::ALL.iter().enumerate() {
             let bits = u64::BITS as usize;
-            assert_eq!(RunCommand::bit(algorithm), Some((place / bits, (place % bits) as u32)), "{algorithm}");
+            assert_eq!(
+                RunCommand::bit(algorithm),
+                Some((place / bits, (place % bits) as u32)),
+                "{algorithm}"
+            );
         }
         assert_eq!(RunCommand::bit(Algorithm::MlKem512), Some((0, 0)));
         assert_eq!(RunCommand::bit(Algorithm::HmacSha256), Some((0, 22)));

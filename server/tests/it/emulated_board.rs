@@ -454,10 +454,10 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
 }
 
-/// ML-KEM and ML-DSA that are wrong but consistent (the `inject-pqc-fault`
-/// test image flips one bit of every key-generation seed on its way to the
-/// library, so keys, ciphertexts and signatures still round-trip) fail their
-/// known answers on the board before anything is timed: every operation is
+/// ML-KEM, ML-DSA and the hybrids on ML-KEM that are wrong but consistent
+/// (the `inject-pqc-fault` test image flips one bit of every key-generation
+/// seed on its way to the library, so keys, ciphertexts and signatures still
+/// round-trip) fail their known answers on the board before anything is timed: every operation is
 /// stored as failed, with the known-answer reason, and the run goes on.
 #[tokio::test]
 async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are_never_timed() {
@@ -495,7 +495,11 @@ async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are
     assert_eq!(outcome.status, RunStatus::Complete, "{outcome:?}");
     let results = store.results(id).await.unwrap();
     let failed: Vec<_> = results.iter().filter(|r| pqc.contains(&r.algorithm)).collect();
-    assert_eq!(failed.len(), 18, "every operation of the six parameter sets: {results:?}");
+    assert_eq!(
+        failed.len(),
+        24,
+        "every operation of the six parameter sets and the two hybrids: {results:?}"
+    );
     for r in failed {
         assert_eq!(r.status, Status::Failed, "{r:?}");
         assert_eq!(r.note.as_deref(), Some(failure_note(Failure::KnownAnswer)), "{r:?}");

@@ -274,5 +274,11 @@ names! {
         QTeslaIIISize => "qTesla-III-size",
         QTeslaIIISpeed => "qTesla-III-speed",
         SphincsShake256_128fSimple => "sphincs-shake256-128f-simple",
+        // The suite's hybrid KEMs (issue 38), appended after every imported
+        // name. X25519MLKEM768 is TLS's (draft-ietf-tls-ecdhe-mlkem), spelled
+        // as its IANA codepoint is; X-Wing the general-purpose one
+        // (draft-connolly-cfrg-xwing-kem).
+        X25519MlKem768 => "X25519MLKEM768",
+        XWing => "X-Wing",
     }
 }

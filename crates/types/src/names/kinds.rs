@@ -13,6 +13,9 @@ impl Algorithm {
         if !matches!(self.family(), Family::PostQuantum) {
             return None;
         }
+        if matches!(self, X25519MlKem768 | XWing) {
+            return Some(Family::HybridKem);
+        }
         if self.is_kem() {
             return Some(Family::Kem);
         }
@@ -84,6 +87,8 @@ impl Algorithm {
                 | Ntruhrss701
                 | Sikep751
                 | Sntrup4591761
+                | X25519MlKem768
+                | XWing
         )
     }
 
@@ -204,7 +209,9 @@ impl Algorithm {
             | QTeslaI
             | QTeslaIIISize
             | QTeslaIIISpeed
-            | SphincsShake256_128fSimple => Family::PostQuantum,
+            | SphincsShake256_128fSimple
+            | X25519MlKem768
+            | XWing => Family::PostQuantum,
             Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
             | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 | Rsa1024 | EcdsaP192 | EcdhP192
             | EcdsaP224 | EcdhP224 | EcdsaBrainpoolP256r1 | EcdhBrainpoolP256r1 | EcdsaBrainpoolP384r1
