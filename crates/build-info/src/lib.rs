@@ -39,9 +39,9 @@ pub const CRYPTO_CRATES: &[&str] = &[
     "sha3",
     "shake",
     "rand_chacha",
-    // The hybrids: RustCrypto's ML-KEM under both, whichever the plain
-    // ML-KEM rows use (said once where it is both).
-    "ml-kem",
+    // The hybrids' (its ML-KEM is RustCrypto's `ml-kem` at the lock's
+    // version; named as a crate only where the plain rows use it too, so
+    // that `ml-kem` in a build still says whose ML-KEM rows it ran).
     "x-wing",
 ];
 
