@@ -4,7 +4,7 @@ use crate::boards::{Clocks, Serial};
 
 /// A longer line is cut, and then fails to parse as a command. As long as
 /// the probe's mailbox holds: a command naming the suite's post-quantum
-/// algorithms and a hash (the fault tests' own) is 160 bytes since the
+/// algorithms and a hash (the fault test's own) is 139 bytes since the
 /// hybrids' names, past the 128 this was. The buffer is in `main`'s frame,
 /// above the run loop, so no operation's stack depth changes.
 pub const MAX_LINE: usize = 252;
