@@ -212,12 +212,17 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
     // The levels a web developer picks, and the quickest whole comparison:
     // every implementation has both (WebCrypto in Chromium lacks ML-KEM-512).
     ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
-    ("with-classical", "ML-KEM and ML-DSA with the hybrids and the classical baselines", WITH_CLASSICAL),
+    (
+        "with-classical",
+        "ML-KEM, ML-DSA and SLH-DSA with the hybrids and the classical baselines",
+        WITH_CLASSICAL,
+    ),
     ("whole", "The whole suite", &[]),
 ];
 
-/// ML-KEM and ML-DSA at every level, with the hybrids built on ML-KEM-768
-/// and the classical and symmetric baselines they are set against.
+/// ML-KEM and ML-DSA at every level, the hybrids built on ML-KEM-768 and
+/// SLH-DSA's fast sets, with the classical and symmetric baselines they are
+/// set against.
 pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::MlKem512,
     Algorithm::MlKem768,
@@ -227,6 +232,8 @@ pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::MlDsa87,
     Algorithm::X25519MlKem768,
     Algorithm::XWing,
+    Algorithm::SlhDsaSha2_128f,
+    Algorithm::SlhDsaShake128f,
     Algorithm::Rsa2048,
     Algorithm::EcdsaP256,
     Algorithm::EcdhP256,

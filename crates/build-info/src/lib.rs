@@ -43,6 +43,7 @@ pub const CRYPTO_CRATES: &[&str] = &[
     // version; named as a crate only where the plain rows use it too, so
     // that `ml-kem` in a build still says whose ML-KEM rows it ran).
     "x-wing",
+    "slh-dsa",
 ];
 
 pub fn emit() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Derives the known answers of pqbench's ML-KEM and ML-DSA self-tests from an
-independent implementation: the pure-Python kyber-py and dilithium-py, at the
-versions pinned in requirements.txt beside this script.
+independent implementation: the pure-Python kyber-py and dilithium-py, and the
+Python slh-dsa, at the versions pinned in requirements.txt beside this script.
 
 It prints one line per input and per answer, `<what> <name> <hex>`; the suite's
 test `kat::tests::are_those_of_the_independent_implementation` runs this
@@ -23,7 +23,11 @@ as explicit arguments of the *_internal functions):
   server's c || X25519(b, 9), the secret K || X25519(b, A)) and X-Wing
   (draft-connolly-cfrg-xwing-kem-06: its key expanded from a 32-byte seed by
   SHAKE256, its secret SHA3-256(K || ss_X || ct_X || pk_X || label)), with
-  X25519 (RFC 7748) written out below, checked against RFC 7748's vector.
+  X25519 (RFC 7748) written out below, checked against RFC 7748's vector;
+- SLH-DSA (FIPS 205) with slh-dsa (Python, colinxu2020/slhdsa):
+  slh_keygen_internal(SK.seed, SK.prf, PK.seed) (Algorithm 18) and slh_sign
+  (Algorithm 22) of ML-DSA's message with the empty context, deterministic
+  (opt_rand = PK.seed).
 Each output is compared through its SHA3-256 digest (FIPS 202), which a board
 computes cheaply and whose equality stands for byte-for-byte equality.
 """
@@ -48,6 +52,9 @@ INSTALL = (
 try:
     from dilithium_py.ml_dsa import ML_DSA_44, ML_DSA_65, ML_DSA_87
     from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
+    import slhdsa
+    from slhdsa.lowlevel.addresses import Address
+    from slhdsa.lowlevel.xmss import XMSS
 except ImportError as error:
     sys.exit(f"derive.py needs {' and '.join(f'{p}=={v}' for p, v in PINS.items())} ({error}): {INSTALL}")
 
@@ -75,6 +82,10 @@ CLIENT_X25519 = bytes(range(0x80, 0xA0))
 SERVER_X25519 = bytes(range(0xA0, 0xC0))
 X_WING_SEED = bytes(range(0xC0, 0xE0))
 X_WING_ESEED = bytes(b & 0xFF for b in range(0xE0, 0x120))
+
+# SLH-DSA's SK.seed || SK.prf || PK.seed, n = 16 bytes each.
+SLH_DSA_SEEDS = bytes(range(0x00, 0x30))
+SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f), ("SLH-DSA-SHAKE-128f", slhdsa.shake_128f))
 
 KEMS = (("ML-KEM-512", ML_KEM_512), ("ML-KEM-768", ML_KEM_768), ("ML-KEM-1024", ML_KEM_1024))
 DSAS = (("ML-DSA-44", ML_DSA_44), ("ML-DSA-65", ML_DSA_65), ("ML-DSA-87", ML_DSA_87))
@@ -209,6 +220,25 @@ def dsa_answers(dsa):
     return (("pk", pk), ("sk", sk), ("sig", sig))
 
 
+def slh_dsa_answers(par):
+    """slh_keygen_internal (FIPS 205 Algorithm 18): PK.root is the root of
+    the top XMSS tree, layer d - 1; then slh_sign (Algorithm 22) with
+    opt_rand = PK.seed (the deterministic variant, §9.2)."""
+    n = par.n
+    sk_seed, sk_prf, pk_seed = SLH_DSA_SEEDS[:n], SLH_DSA_SEEDS[n : 2 * n], SLH_DSA_SEEDS[2 * n : 3 * n]
+    pk_root = XMSS(par).node(sk_seed, 0, par.h_m, pk_seed, Address(par.d - 1, 0))
+    secret = slhdsa.SecretKey((sk_seed, sk_prf, pk_seed, pk_root), par)
+    public = secret.pubkey
+    sig = secret.sign_pure(MESSAGE, randomize=False, ctx=CONTEXT)
+    assert public.verify_pure(MESSAGE, sig, ctx=CONTEXT), "the round trip"
+    assert not public.verify_pure(flipped(MESSAGE), sig, ctx=CONTEXT)
+    pk = pk_seed + pk_root
+    assert public.digest() == pk
+    sk = sk_seed + sk_prf + pk
+    assert secret.digest() == sk
+    return (("pk", pk), ("sk", sk), ("sig", sig))
+
+
 def answers():
     for name, kem in KEMS:
         yield name, kem_answers(kem)
@@ -216,6 +246,8 @@ def answers():
         yield name, dsa_answers(dsa)
     yield "X25519MLKEM768", x25519_mlkem768_answers()
     yield "X-Wing", x_wing_answers()
+    for name, par in SLH_DSAS:
+        yield name, slh_dsa_answers(par)
 
 
 def lines():
@@ -231,6 +263,7 @@ def lines():
     yield f"input server-x25519 {SERVER_X25519.hex()}"
     yield f"input x-wing-seed {X_WING_SEED.hex()}"
     yield f"input x-wing-eseed {X_WING_ESEED.hex()}"
+    yield f"input slh-dsa-seeds {SLH_DSA_SEEDS.hex()}"
     for name, outputs in answers():
         for output, data in outputs:
             yield f"{name} {output} {digest(data)}"
@@ -240,7 +273,9 @@ def rust():
     pins = ", ".join(f"{package} {wanted}" for package, wanted in PINS.items())
     print(f"// Derived by crates/suite/kat/derive.py ({pins}).")
     for name, outputs in answers():
-        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers"}.get(name[:6], "HybridAnswers")
+        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers", "SLH-DS": "SlhDsaAnswers"}.get(
+            name[:6], "HybridAnswers"
+        )
         const = name.replace("-", "_").upper()
         print(f"pub(crate) const {const}: {kind} = {kind} {{")
         for output, data in outputs:

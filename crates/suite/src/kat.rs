@@ -1,6 +1,7 @@
 //! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
-//! parameter set, and the hybrids X25519MLKEM768 and X-Wing: what each algorithm's self-test compares its outputs with
-//! before any of it is timed.
+//! parameter set, the hybrids X25519MLKEM768 and X-Wing, and SLH-DSA (FIPS
+//! 205) at the sets the suite runs: what each algorithm's self-test compares
+//! its outputs with before any of it is timed.
 //!
 //! A round trip alone (keys, encapsulation and decapsulation agreeing with
 //! each other) passes for an implementation that is wrong but consistent,
@@ -21,15 +22,18 @@
 //!
 //! - the hybrids on ML-KEM-768 with the same d || z and m (X-Wing expands
 //!   its own from a 32-byte seed, as its draft does), with fixed X25519
-//!   secrets.
+//!   secrets;
+//! - SLH-DSA's slh_keygen_internal(SK.seed, SK.prf, PK.seed) (FIPS 205
+//!   Algorithm 18) and slh_sign (Algorithm 22) of the same message and
+//!   context as ML-DSA's, deterministic (opt_rand = PK.seed).
 //!
 //! Each output is compared through its SHA3-256 digest (FIPS 202), 32 bytes
 //! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
 //! is in the suite already. Equal digests stand for equal bytes.
 //!
 //! The digests below are not this crate's own output: they come from
-//! kyber-py and dilithium-py, pure-Python implementations that share no code
-//! with libcrux or RustCrypto, through `crates/suite/kat/derive.py`, which
+//! kyber-py, dilithium-py and slh-dsa (Python), implementations that share
+//! no code with libcrux or RustCrypto, through `crates/suite/kat/derive.py`, which
 //! the test `kat::tests::are_those_of_the_independent_implementation` runs
 //! and compares with this table in every `cargo xtask test`. The suite's
 //! tests run once with libcrux and once with RustCrypto, each checking its
@@ -81,6 +85,12 @@ pub(crate) const HYBRID_SERVER_X25519: [u8; 32] = counting(0xa0);
 pub(crate) const X_WING_SEED: [u8; 32] = counting(0xc0);
 pub(crate) const X_WING_ESEED: [u8; 64] = counting(0xe0);
 
+/// SLH-DSA's SK.seed || SK.prf || PK.seed (FIPS 205 Algorithm 18,
+/// slh_keygen_internal), n = 16 bytes each at the 128-bit sets:
+/// 0x00..=0x2f. Its signatures are of `DSA_MESSAGE` with `DSA_CONTEXT`,
+/// deterministic (Algorithm 19's opt_rand = PK.seed, §9.2).
+pub(crate) const SLH_DSA_SEEDS: [u8; 48] = counting(0x00);
+
 /// SHA3-256 of each hybrid output.
 pub(crate) struct HybridAnswers {
     /// The encapsulation key: TLS's client share (ek || X25519 public key),
@@ -119,7 +129,17 @@ pub(crate) struct DsaAnswers {
     pub(crate) sig: [u8; 32],
 }
 
-// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1).
+/// SHA3-256 of each SLH-DSA output.
+pub(crate) struct SlhDsaAnswers {
+    /// The public key PK.seed || PK.root.
+    pub(crate) pk: [u8; 32],
+    /// The private key SK.seed || SK.prf || PK.seed || PK.root.
+    pub(crate) sk: [u8; 32],
+    /// The deterministic signature of `DSA_MESSAGE`.
+    pub(crate) sig: [u8; 32],
+}
+
+// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5).
 pub(crate) const ML_KEM_512: KemAnswers = KemAnswers {
     ek: hex("82f101ff648063b376e2bb6c5b7455f655a50c2feadade150efa0e0e6f365aea"),
     dk: hex("0bd3f5df01098ac9c29d687c7f1bd0588a5573feeef8f1e3b4573fa7f6ab57c8"),
@@ -169,6 +189,26 @@ pub(crate) const X_WING: HybridAnswers = HybridAnswers {
     ss: hex("6d2414efbf40009f5ffd14ca4bcf285c0667d85bd88e3188345d3ebb44c9c905"),
     rejected: hex("8ab0b275491f55f86d957ed268d225206ea39114c217ab42224362041687ec4f"),
 };
+
+pub(crate) const SLH_DSA_SHA2_128F: SlhDsaAnswers = SlhDsaAnswers {
+    pk: hex("4c06d9d140ed03b555fa762927d7c351f6cf20401907b25a345dc832b145a7dd"),
+    sk: hex("72dda1448e4341352cd447a2bfeb4a65b42ba690a3dd1aedcfeb19923c6293e2"),
+    sig: hex("ac74734cb6348ffbfe360d25b660f5e35194526fadb87d354d9a62a748d31626"),
+};
+pub(crate) const SLH_DSA_SHAKE_128F: SlhDsaAnswers = SlhDsaAnswers {
+    pk: hex("84f23d58abc7f4ba57c4ef3842fa6e09a57fff632fab75ddcf1e3458e6bfd8ad"),
+    sk: hex("3ee4dd093369b840db1bc48aad38eaeed29e5075bd1a075e3abea17e655a55df"),
+    sig: hex("0f444716a528927d30279ac458fa65619283070889c433081ad2a309b12e05a5"),
+};
+
+/// `algorithm`'s SLH-DSA answers; `None` for any other algorithm.
+pub(crate) fn slh_dsa(algorithm: Algorithm) -> Option<&'static SlhDsaAnswers> {
+    match algorithm {
+        Algorithm::SlhDsaSha2_128f => Some(&SLH_DSA_SHA2_128F),
+        Algorithm::SlhDsaShake128f => Some(&SLH_DSA_SHAKE_128F),
+        _ => None,
+    }
+}
 
 /// `algorithm`'s ML-KEM answers; `None` for any other algorithm.
 pub(crate) fn kem(algorithm: Algorithm) -> Option<&'static KemAnswers> {
@@ -249,6 +289,7 @@ mod tests {
             format!("input server-x25519 {}", hex_of(&HYBRID_SERVER_X25519)),
             format!("input x-wing-seed {}", hex_of(&X_WING_SEED)),
             format!("input x-wing-eseed {}", hex_of(&X_WING_ESEED)),
+            format!("input slh-dsa-seeds {}", hex_of(&SLH_DSA_SEEDS)),
         ]);
         for algorithm in [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024] {
             let a = kem(algorithm).expect("an ML-KEM parameter set");
@@ -269,6 +310,12 @@ mod tests {
                 lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
             }
         }
+        for algorithm in [Algorithm::SlhDsaSha2_128f, Algorithm::SlhDsaShake128f] {
+            let a = slh_dsa(algorithm).expect("an SLH-DSA parameter set");
+            for (output, digest) in [("pk", a.pk), ("sk", a.sk), ("sig", a.sig)] {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
         lines
     }
 
@@ -282,18 +329,18 @@ mod tests {
     fn are_those_of_the_independent_implementation() {
         let python = std::env::var("PQBENCH_KAT_PYTHON").unwrap_or_else(|_| String::from("python3"));
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/kat/derive.py");
-        let install = "`cargo xtask test` installs kyber-py 1.2.0 and dilithium-py 1.5.1 (from PyPI) into \
-                       <target>/kat-venv and sets PQBENCH_KAT_PYTHON to its python; by hand: \
-                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1`";
+        let install = "`cargo xtask test` installs kyber-py 1.2.0, dilithium-py 1.5.1 and slh-dsa 0.2.5 (from \
+                       PyPI) into <target>/kat-venv and sets PQBENCH_KAT_PYTHON to its python; by hand: \
+                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1 slh-dsa==0.2.5`";
         let importable = std::process::Command::new(&python)
-            .args(["-c", "import kyber_py, dilithium_py"])
+            .args(["-c", "import kyber_py, dilithium_py, slhdsa"])
             .output()
             .is_ok_and(|output| output.status.success());
         let found = if importable {
             Ok(())
         } else {
             Err(pqbench_test_needs::Missing::new(
-                format!("kyber-py and dilithium-py, importable by `{python}` (PQBENCH_KAT_PYTHON)"),
+                format!("kyber-py, dilithium-py and slh-dsa, importable by `{python}` (PQBENCH_KAT_PYTHON)"),
                 install,
             ))
         };

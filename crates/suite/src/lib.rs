@@ -44,6 +44,7 @@ pub mod needs;
 pub mod probe;
 mod rsa;
 mod rule;
+mod slh_dsa;
 mod summary;
 
 pub use measure::{BEAT_MS, Mark, MemoryBudget, MemoryUse, Platform, Reporter, Settings};
@@ -79,6 +80,12 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::XWing, Operation::Keygen),
     (Algorithm::XWing, Operation::Encaps),
     (Algorithm::XWing, Operation::Decaps),
+    (Algorithm::SlhDsaSha2_128f, Operation::Keygen),
+    (Algorithm::SlhDsaSha2_128f, Operation::Sign),
+    (Algorithm::SlhDsaSha2_128f, Operation::Verify),
+    (Algorithm::SlhDsaShake128f, Operation::Keygen),
+    (Algorithm::SlhDsaShake128f, Operation::Sign),
+    (Algorithm::SlhDsaShake128f, Operation::Verify),
     (Algorithm::Rsa2048, Operation::Public),
     (Algorithm::Rsa2048, Operation::Private),
     (Algorithm::EcdsaP256, Operation::Sign),
@@ -156,6 +163,8 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::MlDsa87 => dsa::bench::<dsa::MlDsa87>(algorithm, &mut session),
             Algorithm::X25519MlKem768 => hybrid::x25519_mlkem768(algorithm, &mut session),
             Algorithm::XWing => hybrid::x_wing(algorithm, &mut session),
+            Algorithm::SlhDsaSha2_128f => slh_dsa::bench::<slh_dsa::Sha2_128f>(algorithm, &mut session),
+            Algorithm::SlhDsaShake128f => slh_dsa::bench::<slh_dsa::Shake128f>(algorithm, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),

@@ -227,6 +227,8 @@ mod tests {
             (Algorithm::XmssMtSha2_20_2_256, HashBasedSignature),
             (Algorithm::X25519MlKem768, HybridKem),
             (Algorithm::XWing, HybridKem),
+            (Algorithm::SlhDsaSha2_128f, HashBasedSignature),
+            (Algorithm::SlhDsaShake128f, HashBasedSignature),
         ];
         for (algorithm, kind) in cases {
             assert_eq!(algorithm.pqc_kind(), Some(kind), "{algorithm}");
@@ -267,7 +269,10 @@ mod tests {
     fn names_for_imports_only_read_back_and_are_post_quantum() {
         assert_eq!(Algorithm::from_name("SPHINCS+-128f"), Ok(Algorithm::SphincsPlus128f));
         assert_eq!(Algorithm::from_name("XMSSMT-SHA2_20/2_256"), Ok(Algorithm::XmssMtSha2_20_2_256));
-        assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128f"), Err(UnknownName));
+        // FIPS 205's names are the suite's own, never SPHINCS+ round 3's.
+        assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128f"), Ok(Algorithm::SlhDsaSha2_128f));
+        assert_ne!(Algorithm::SlhDsaSha2_128f, Algorithm::SphincsSha2_128fSimple);
+        assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128s"), Err(UnknownName));
         assert_eq!(Algorithm::XmssSha2_10_256.family(), Family::PostQuantum);
     }
 
@@ -280,8 +285,16 @@ mod tests {
         // The mupq tables' names follow them, appended in turn.
         assert_eq!(Algorithm::ALL[after + 1], Algorithm::Aimer128f);
         let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::SphincsShake256_128fSimple).unwrap();
-        // The suite's hybrids (issue 38) come after every imported name.
-        assert_eq!(Algorithm::ALL[after + 1..], [Algorithm::X25519MlKem768, Algorithm::XWing]);
+        // The suite's hybrids and SLH-DSA (issue 38) come after every imported name.
+        assert_eq!(
+            Algorithm::ALL[after + 1..],
+            [
+                Algorithm::X25519MlKem768,
+                Algorithm::XWing,
+                Algorithm::SlhDsaSha2_128f,
+                Algorithm::SlhDsaShake128f
+            ]
+        );
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));
