@@ -82,8 +82,8 @@ pub fn ensure(project: &Project, for_tests: bool) -> Result<CrossToolchain> {
     Ok(cross)
 }
 
-/// The pinned Python packages the ML-KEM/ML-DSA known answers are derived
-/// from (crates/suite/kat/requirements.txt).
+/// The pinned Python packages the ML-KEM, ML-DSA and SLH-DSA known answers
+/// are derived from (crates/suite/kat/requirements.txt).
 fn kat_requirements(project: &Project) -> PathBuf {
     project.root.join("crates/suite/kat/requirements.txt")
 }
@@ -112,7 +112,7 @@ fn kat_python(project: &Project) -> Result<()> {
     if !python_has_venv() {
         apt_install(&["python3", "python3-venv"])?;
     }
-    step("installing kyber-py and dilithium-py from PyPI (the independent ML-KEM/ML-DSA known answers)");
+    step("installing kyber-py, dilithium-py and slh-dsa from PyPI (the independent known answers)");
     let _ = std::fs::remove_dir_all(&venv);
     run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
     run(Command::new(kat_python_path(project))
