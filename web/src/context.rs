@@ -221,7 +221,7 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
 ];
 
 /// ML-KEM and ML-DSA at every level, the hybrids built on ML-KEM-768 and
-/// SLH-DSA's fast sets, with the classical and symmetric baselines they are
+/// SLH-DSA-SHA2-128f, with the classical and symmetric baselines they are
 /// set against.
 pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::MlKem512,
@@ -233,7 +233,6 @@ pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::X25519MlKem768,
     Algorithm::XWing,
     Algorithm::SlhDsaSha2_128f,
-    Algorithm::SlhDsaShake128f,
     Algorithm::Rsa2048,
     Algorithm::EcdsaP256,
     Algorithm::EcdhP256,

@@ -85,7 +85,7 @@ X_WING_ESEED = bytes(b & 0xFF for b in range(0xE0, 0x120))
 
 # SLH-DSA's SK.seed || SK.prf || PK.seed, n = 16 bytes each.
 SLH_DSA_SEEDS = bytes(range(0x00, 0x30))
-SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f), ("SLH-DSA-SHAKE-128f", slhdsa.shake_128f))
+SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f),)
 
 KEMS = (("ML-KEM-512", ML_KEM_512), ("ML-KEM-768", ML_KEM_768), ("ML-KEM-1024", ML_KEM_1024))
 DSAS = (("ML-DSA-44", ML_DSA_44), ("ML-DSA-65", ML_DSA_65), ("ML-DSA-87", ML_DSA_87))

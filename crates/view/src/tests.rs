@@ -138,7 +138,7 @@ fn a_post_quantum_kind_keeps_its_rows_and_pqc_keeps_them_all() {
         row(Algorithm::SphincsPlus128f, Operation::Sign, Some(1.0), None),
         row(Algorithm::X25519, Operation::Agree, Some(1.0), None),
         row(Algorithm::XWing, Operation::Decaps, Some(1.0), None),
-        row(Algorithm::SlhDsaShake128f, Operation::Verify, Some(1.0), None),
+        row(Algorithm::SlhDsaSha2_128f, Operation::Verify, Some(1.0), None),
     ];
     let kept = |families: Vec<Family>| -> Vec<&str> {
         let view = View { filter: Filter { families, ..Filter::default() }, ..View::default() };
@@ -146,10 +146,10 @@ fn a_post_quantum_kind_keeps_its_rows_and_pqc_keeps_them_all() {
     };
     assert_eq!(kept(vec![Family::Kem]), ["ML-KEM-768"]);
     assert_eq!(kept(vec![Family::Signature]), ["ML-DSA-65"]);
-    assert_eq!(kept(vec![Family::HashBasedSignature]), ["SPHINCS+-128f", "SLH-DSA-SHAKE-128f"]);
+    assert_eq!(kept(vec![Family::HashBasedSignature]), ["SPHINCS+-128f", "SLH-DSA-SHA2-128f"]);
     assert_eq!(
         kept(vec![Family::PostQuantum]),
-        ["ML-KEM-768", "ML-DSA-65", "SPHINCS+-128f", "X-Wing", "SLH-DSA-SHAKE-128f"]
+        ["ML-KEM-768", "ML-DSA-65", "SPHINCS+-128f", "X-Wing", "SLH-DSA-SHA2-128f"]
     );
     assert_eq!(kept(vec![Family::Kem, Family::Classical]), ["ML-KEM-768", "X25519"]);
     assert_eq!(kept(vec![Family::HybridKem]), ["X-Wing"], "a hybrid is not counted a plain KEM");

@@ -280,9 +280,8 @@ names! {
         // (draft-connolly-cfrg-xwing-kem).
         X25519MlKem768 => "X25519MLKEM768",
         XWing => "X-Wing",
-        // SLH-DSA (FIPS 205) at its fast 128-bit sets, as the suite runs
-        // them; named as FIPS 205 §11 names them.
+        // SLH-DSA (FIPS 205) as the suite runs it, named as FIPS 205 §11
+        // names its sets.
         SlhDsaSha2_128f => "SLH-DSA-SHA2-128f",
-        SlhDsaShake128f => "SLH-DSA-SHAKE-128f",
     }
 }
