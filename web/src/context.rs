@@ -214,14 +214,14 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
     ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
     (
         "with-classical",
-        "ML-KEM, ML-DSA and SLH-DSA with the hybrids and the classical baselines",
+        "ML-KEM, ML-DSA, SLH-DSA and FN-DSA with the hybrids and the classical baselines",
         WITH_CLASSICAL,
     ),
     ("whole", "The whole suite", &[]),
 ];
 
 /// ML-KEM and ML-DSA at every level, the hybrids built on ML-KEM-768 and
-/// SLH-DSA-SHA2-128f, with the classical and symmetric baselines they are
+/// SLH-DSA-SHA2-128f and FN-DSA, with the classical and symmetric baselines they are
 /// set against.
 pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::MlKem512,
@@ -233,6 +233,8 @@ pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::X25519MlKem768,
     Algorithm::XWing,
     Algorithm::SlhDsaSha2_128f,
+    Algorithm::FnDsa512,
+    Algorithm::FnDsa1024,
     Algorithm::Rsa2048,
     Algorithm::EcdsaP256,
     Algorithm::EcdhP256,

@@ -112,7 +112,9 @@ fn kat_python(project: &Project) -> Result<()> {
     if !python_has_venv() {
         apt_install(&["python3", "python3-venv"])?;
     }
-    step("installing kyber-py, dilithium-py and slh-dsa from PyPI (the independent known answers)");
+    step(
+        "installing kyber-py, dilithium-py, slh-dsa and py-fn-dsa from PyPI (the independent known answers)",
+    );
     let _ = std::fs::remove_dir_all(&venv);
     run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;
     run(Command::new(kat_python_path(project))

@@ -44,6 +44,7 @@ pub const CRYPTO_CRATES: &[&str] = &[
     // that `ml-kem` in a build still says whose ML-KEM rows it ran).
     "x-wing",
     "slh-dsa",
+    "fn-dsa",
 ];
 
 pub fn emit() {

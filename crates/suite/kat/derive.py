@@ -28,6 +28,11 @@ as explicit arguments of the *_internal functions):
   slh_keygen_internal(SK.seed, SK.prf, PK.seed) (Algorithm 18) and slh_sign
   (Algorithm 22) of ML-DSA's message with the empty context, deterministic
   (opt_rand = PK.seed).
+- FN-DSA-512 and FN-DSA-1024 with py-fn-dsa (cffi over c-fn-dsa, Thomas Pornin's
+  C, which shares no code with his Rust fn-dsa that the suite runs): the key
+  pair of a 32-byte seed (fndsa_keygen_seeded) and the signature of ML-DSA's
+  message, raw, with the empty context and a 40-byte seed (fndsa_sign_seeded);
+  both follow the author's reading of the coming FIPS 206 draft.
 Each output is compared through its SHA3-256 digest (FIPS 202), which a board
 computes cheaply and whose equality stands for byte-for-byte equality.
 """
@@ -53,6 +58,7 @@ try:
     from dilithium_py.ml_dsa import ML_DSA_44, ML_DSA_65, ML_DSA_87
     from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
     import slhdsa
+    import py_fn_dsa
     from slhdsa.lowlevel.addresses import Address
     from slhdsa.lowlevel.xmss import XMSS
 except ImportError as error:
@@ -86,6 +92,11 @@ X_WING_ESEED = bytes(b & 0xFF for b in range(0xE0, 0x120))
 # SLH-DSA's SK.seed || SK.prf || PK.seed, n = 16 bytes each.
 SLH_DSA_SEEDS = bytes(range(0x00, 0x30))
 SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f),)
+
+# FN-DSA's key-generation and signing seeds, by degree (log2 n).
+FN_DSA_KEYGEN_SEED = bytes(range(0x30, 0x50))
+FN_DSA_SIGN_SEED = bytes(range(0x50, 0x78))
+FN_DSAS = (("FN-DSA-512", 9), ("FN-DSA-1024", 10))
 
 KEMS = (("ML-KEM-512", ML_KEM_512), ("ML-KEM-768", ML_KEM_768), ("ML-KEM-1024", ML_KEM_1024))
 DSAS = (("ML-DSA-44", ML_DSA_44), ("ML-DSA-65", ML_DSA_65), ("ML-DSA-87", ML_DSA_87))
@@ -239,6 +250,34 @@ def slh_dsa_answers(par):
     return (("pk", pk), ("sk", sk), ("sig", sig))
 
 
+def fn_dsa_answers(logn):
+    """The key pair of the seed and the signature of the message (raw, empty
+    context) with the signing seed; it verifies, and not for the message with
+    one bit flipped."""
+    ffi, lib = py_fn_dsa.ffi, py_fn_dsa.lib
+    sizes = (
+        py_fn_dsa._calc_sign_key_size(logn),
+        py_fn_dsa._calc_vrfy_key_size(logn),
+        py_fn_dsa._calc_signature_size(logn),
+    )
+    sk, pk, sig = (ffi.new(f"unsigned char[{size}]") for size in sizes)
+    lib.fndsa_keygen_seeded(logn, FN_DSA_KEYGEN_SEED, 32, sk, pk)  # void: it cannot fail
+    # The C takes the hash identifier as a NUL-terminated string: raw is the
+    # one byte 0x00 (py-fn-dsa's HASH_ID_RAW is b"", the terminator alone).
+    raw = py_fn_dsa.HASH_ID_RAW + b"\0"
+    written = lib.fndsa_sign_seeded(
+        sk, sizes[0], b"", 0, raw, MESSAGE, len(MESSAGE), FN_DSA_SIGN_SEED, 40, sig, sizes[2]
+    )
+    assert written == sizes[2], f"signing wrote {written} bytes"
+
+    def verifies(message):
+        return lib.fndsa_verify(sig, sizes[2], pk, sizes[1], b"", 0, raw, message, len(message)) == 1
+
+    assert verifies(MESSAGE), "the round trip"
+    assert not verifies(flipped(MESSAGE))
+    return (("pk", bytes(ffi.buffer(pk))), ("sk", bytes(ffi.buffer(sk))), ("sig", bytes(ffi.buffer(sig))))
+
+
 def answers():
     for name, kem in KEMS:
         yield name, kem_answers(kem)
@@ -248,6 +287,8 @@ def answers():
     yield "X-Wing", x_wing_answers()
     for name, par in SLH_DSAS:
         yield name, slh_dsa_answers(par)
+    for name, logn in FN_DSAS:
+        yield name, fn_dsa_answers(logn)
 
 
 def lines():
@@ -264,6 +305,8 @@ def lines():
     yield f"input x-wing-seed {X_WING_SEED.hex()}"
     yield f"input x-wing-eseed {X_WING_ESEED.hex()}"
     yield f"input slh-dsa-seeds {SLH_DSA_SEEDS.hex()}"
+    yield f"input fn-dsa-keygen-seed {FN_DSA_KEYGEN_SEED.hex()}"
+    yield f"input fn-dsa-sign-seed {FN_DSA_SIGN_SEED.hex()}"
     for name, outputs in answers():
         for output, data in outputs:
             yield f"{name} {output} {digest(data)}"
@@ -273,7 +316,7 @@ def rust():
     pins = ", ".join(f"{package} {wanted}" for package, wanted in PINS.items())
     print(f"// Derived by crates/suite/kat/derive.py ({pins}).")
     for name, outputs in answers():
-        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers", "SLH-DS": "SlhDsaAnswers"}.get(
+        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers", "FN-DSA": "DsaAnswers", "SLH-DS": "SlhDsaAnswers"}.get(
             name[:6], "HybridAnswers"
         )
         const = name.replace("-", "_").upper()

@@ -1,6 +1,6 @@
 //! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
-//! parameter set, the hybrids X25519MLKEM768 and X-Wing, and SLH-DSA (FIPS
-//! 205) at the sets the suite runs: what each algorithm's self-test compares
+//! parameter set, the hybrids X25519MLKEM768 and X-Wing, SLH-DSA (FIPS
+//! 205) at the sets the suite runs, and FN-DSA-512 and -1024: what each algorithm's self-test compares
 //! its outputs with before any of it is timed.
 //!
 //! A round trip alone (keys, encapsulation and decapsulation agreeing with
@@ -25,15 +25,18 @@
 //!   secrets;
 //! - SLH-DSA's slh_keygen_internal(SK.seed, SK.prf, PK.seed) (FIPS 205
 //!   Algorithm 18) and slh_sign (Algorithm 22) of the same message and
-//!   context as ML-DSA's, deterministic (opt_rand = PK.seed).
+//!   context as ML-DSA's, deterministic (opt_rand = PK.seed);
+//! - FN-DSA's key pair of a 32-byte seed and its signature of the same
+//!   message with a 40-byte seed: all the randomness either reads.
 //!
 //! Each output is compared through its SHA3-256 digest (FIPS 202), 32 bytes
 //! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
 //! is in the suite already. Equal digests stand for equal bytes.
 //!
 //! The digests below are not this crate's own output: they come from
-//! kyber-py, dilithium-py and slh-dsa (Python), implementations that share
-//! no code with libcrux or RustCrypto, through `crates/suite/kat/derive.py`, which
+//! kyber-py, dilithium-py and slh-dsa (Python) and py-fn-dsa (Python over
+//! Thomas Pornin's C), implementations that share no code with libcrux,
+//! RustCrypto or `fn-dsa`, through `crates/suite/kat/derive.py`, which
 //! the test `kat::tests::are_those_of_the_independent_implementation` runs
 //! and compares with this table in every `cargo xtask test`. The suite's
 //! tests run once with libcrux and once with RustCrypto, each checking its
@@ -91,6 +94,15 @@ pub(crate) const X_WING_ESEED: [u8; 64] = counting(0xe0);
 /// deterministic (Algorithm 19's opt_rand = PK.seed, §9.2).
 pub(crate) const SLH_DSA_SEEDS: [u8; 48] = counting(0x00);
 
+/// FN-DSA's key-generation seed (the 32 bytes its generator reads,
+/// 0x30..=0x4f) and signing seed (the 40 bytes a signature reads,
+/// 0x50..=0x77). Its signatures are of `DSA_MESSAGE` with the empty
+/// context, the message raw (not pre-hashed).
+#[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
+pub(crate) const FN_DSA_KEYGEN_SEED: [u8; 32] = counting(0x30);
+#[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
+pub(crate) const FN_DSA_SIGN_SEED: [u8; 40] = counting(0x50);
+
 /// SHA3-256 of each hybrid output.
 pub(crate) struct HybridAnswers {
     /// The encapsulation key: TLS's client share (ek || X25519 public key),
@@ -139,7 +151,7 @@ pub(crate) struct SlhDsaAnswers {
     pub(crate) sig: [u8; 32],
 }
 
-// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5).
+// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5, py-fn-dsa 0.2.0).
 pub(crate) const ML_KEM_512: KemAnswers = KemAnswers {
     ek: hex("82f101ff648063b376e2bb6c5b7455f655a50c2feadade150efa0e0e6f365aea"),
     dk: hex("0bd3f5df01098ac9c29d687c7f1bd0588a5573feeef8f1e3b4573fa7f6ab57c8"),
@@ -195,11 +207,33 @@ pub(crate) const SLH_DSA_SHA2_128F: SlhDsaAnswers = SlhDsaAnswers {
     sk: hex("72dda1448e4341352cd447a2bfeb4a65b42ba690a3dd1aedcfeb19923c6293e2"),
     sig: hex("ac74734cb6348ffbfe360d25b660f5e35194526fadb87d354d9a62a748d31626"),
 };
+#[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
+pub(crate) const FN_DSA_512: DsaAnswers = DsaAnswers {
+    pk: hex("6e0e7ac22349b2279a14b025c4d58333de70bf2b071fec622532f2fb3718c920"),
+    sk: hex("61c3eb72b2257a15a3b857fc857c0c6ad67dc42c8a4c5387cc9d702c938a21b5"),
+    sig: hex("615a1b7571117b72f18d24cbb9f0ab11f7bd690efcf9e04e018819e54ff2b0be"),
+};
+#[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
+pub(crate) const FN_DSA_1024: DsaAnswers = DsaAnswers {
+    pk: hex("dc0e6619e2f639d3436cc017b8dbc4ef0a11edf79f0688ee83300b3426280acf"),
+    sk: hex("c3d23d675b5e1ed2c6a702fbf8cf4557710bb1a6c7f25258f57ab83afdbf14ee"),
+    sig: hex("dba4695eec10c489db6fa0413d98c3d036d50403ab84cba8bd0f6a91cd11cde2"),
+};
 
 /// `algorithm`'s SLH-DSA answers; `None` for any other algorithm.
 pub(crate) fn slh_dsa(algorithm: Algorithm) -> Option<&'static SlhDsaAnswers> {
     match algorithm {
         Algorithm::SlhDsaSha2_128f => Some(&SLH_DSA_SHA2_128F),
+        _ => None,
+    }
+}
+
+/// `algorithm`'s FN-DSA answers; `None` for any other algorithm.
+#[cfg(feature = "fn-dsa")]
+pub(crate) fn fn_dsa(algorithm: Algorithm) -> Option<&'static DsaAnswers> {
+    match algorithm {
+        Algorithm::FnDsa512 => Some(&FN_DSA_512),
+        Algorithm::FnDsa1024 => Some(&FN_DSA_1024),
         _ => None,
     }
 }
@@ -284,6 +318,8 @@ mod tests {
             format!("input x-wing-seed {}", hex_of(&X_WING_SEED)),
             format!("input x-wing-eseed {}", hex_of(&X_WING_ESEED)),
             format!("input slh-dsa-seeds {}", hex_of(&SLH_DSA_SEEDS)),
+            format!("input fn-dsa-keygen-seed {}", hex_of(&FN_DSA_KEYGEN_SEED)),
+            format!("input fn-dsa-sign-seed {}", hex_of(&FN_DSA_SIGN_SEED)),
         ]);
         for algorithm in [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024] {
             let a = kem(algorithm).expect("an ML-KEM parameter set");
@@ -310,6 +346,12 @@ mod tests {
                 lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
             }
         }
+        for a in [(Algorithm::FnDsa512, &FN_DSA_512), (Algorithm::FnDsa1024, &FN_DSA_1024)] {
+            let (algorithm, a) = a;
+            for (output, digest) in [("pk", a.pk), ("sk", a.sk), ("sig", a.sig)] {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
         lines
     }
 
@@ -323,18 +365,20 @@ mod tests {
     fn are_those_of_the_independent_implementation() {
         let python = std::env::var("PQBENCH_KAT_PYTHON").unwrap_or_else(|_| String::from("python3"));
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/kat/derive.py");
-        let install = "`cargo xtask test` installs kyber-py 1.2.0, dilithium-py 1.5.1 and slh-dsa 0.2.5 (from \
+        let install = "`cargo xtask test` installs kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5 and py-fn-dsa 0.2.0 (from \
                        PyPI) into <target>/kat-venv and sets PQBENCH_KAT_PYTHON to its python; by hand: \
-                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1 slh-dsa==0.2.5`";
+                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1 slh-dsa==0.2.5 py-fn-dsa==0.2.0`";
         let importable = std::process::Command::new(&python)
-            .args(["-c", "import kyber_py, dilithium_py, slhdsa"])
+            .args(["-c", "import kyber_py, dilithium_py, slhdsa, py_fn_dsa"])
             .output()
             .is_ok_and(|output| output.status.success());
         let found = if importable {
             Ok(())
         } else {
             Err(pqbench_test_needs::Missing::new(
-                format!("kyber-py, dilithium-py and slh-dsa, importable by `{python}` (PQBENCH_KAT_PYTHON)"),
+                format!(
+                    "kyber-py, dilithium-py, slh-dsa and py-fn-dsa, importable by `{python}` (PQBENCH_KAT_PYTHON)"
+                ),
                 install,
             ))
         };

@@ -33,6 +33,8 @@ mod aead;
 pub mod calibrate;
 mod dsa;
 mod ecc;
+#[cfg(feature = "fn-dsa")]
+mod fn_dsa;
 mod hash;
 mod hybrid;
 #[cfg(feature = "libcrux")]
@@ -83,6 +85,12 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::SlhDsaSha2_128f, Operation::Keygen),
     (Algorithm::SlhDsaSha2_128f, Operation::Sign),
     (Algorithm::SlhDsaSha2_128f, Operation::Verify),
+    (Algorithm::FnDsa512, Operation::Keygen),
+    (Algorithm::FnDsa512, Operation::Sign),
+    (Algorithm::FnDsa512, Operation::Verify),
+    (Algorithm::FnDsa1024, Operation::Keygen),
+    (Algorithm::FnDsa1024, Operation::Sign),
+    (Algorithm::FnDsa1024, Operation::Verify),
     (Algorithm::Rsa2048, Operation::Public),
     (Algorithm::Rsa2048, Operation::Private),
     (Algorithm::EcdsaP256, Operation::Sign),
@@ -118,6 +126,14 @@ pub fn supports(algorithm: Algorithm) -> bool {
     CATALOGUE.iter().any(|&(a, _)| a == algorithm)
 }
 
+/// Whether this build holds the algorithm's code: every one of the
+/// catalogue's, except FN-DSA's without the `fn-dsa` feature (a small
+/// chip's flash). One it does not hold is still listed and reported, each
+/// operation `does_not_fit`, never run.
+pub const fn in_this_build(algorithm: Algorithm) -> bool {
+    cfg!(feature = "fn-dsa") || !matches!(algorithm, Algorithm::FnDsa512 | Algorithm::FnDsa1024)
+}
+
 /// Runs every selected algorithm's operations, reporting each as it ends.
 ///
 /// `samples` holds the per-call times; its length caps the iterations of
@@ -139,6 +155,10 @@ pub fn run<P: Platform, R: Reporter>(
             continue;
         }
         last = Some(algorithm);
+        if !in_this_build(algorithm) {
+            session.not_in_this_build(algorithm);
+            continue;
+        }
         if let Some(budget) = session.memory_budget()
             && !fit::report_unless_fits(algorithm, budget, &mut session)
         {
@@ -161,6 +181,10 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::X25519MlKem768 => hybrid::x25519_mlkem768(algorithm, &mut session),
             Algorithm::XWing => hybrid::x_wing(algorithm, &mut session),
             Algorithm::SlhDsaSha2_128f => slh_dsa::bench::<slh_dsa::Sha2_128f>(algorithm, &mut session),
+            #[cfg(feature = "fn-dsa")]
+            Algorithm::FnDsa512 => fn_dsa::bench::<fn_dsa::FnDsa512>(algorithm, &mut session),
+            #[cfg(feature = "fn-dsa")]
+            Algorithm::FnDsa1024 => fn_dsa::bench::<fn_dsa::FnDsa1024>(algorithm, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),

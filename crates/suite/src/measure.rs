@@ -166,6 +166,17 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         self.reporter.progress(algorithm, operation, self.index, self.total);
     }
 
+    /// Reports each of the algorithm's operations `does_not_fit` with no
+    /// byte count: its code is not in this build, left out for the flash
+    /// ([`crate::in_this_build`]).
+    pub(crate) fn not_in_this_build(&mut self, algorithm: Algorithm) {
+        for &(a, operation) in crate::CATALOGUE {
+            if a == algorithm {
+                self.untimed(algorithm, operation, Status::DoesNotFit);
+            }
+        }
+    }
+
     /// Reports an operation that was not timed, with why.
     pub(crate) fn untimed(&mut self, algorithm: Algorithm, operation: Operation, status: Status) {
         self.announce(algorithm, operation);

@@ -276,6 +276,8 @@ const WITH_KNOWN_ANSWERS: &[Algorithm] = &[
     Algorithm::X25519MlKem768,
     Algorithm::XWing,
     Algorithm::SlhDsaSha2_128f,
+    Algorithm::FnDsa512,
+    Algorithm::FnDsa1024,
     Algorithm::X25519,
     Algorithm::Ed25519,
     Algorithm::Aes128Gcm,
@@ -297,14 +299,41 @@ fn every_catalogue_entry_is_reported_ok_in_catalogue_order() {
     let (platform, got) = run_selected(QUICK, &mut [0; 8], |_| true);
     let total = CATALOGUE.len() as u32;
     assert_eq!((got.begun, got.ended), (Some(total), Some(total)));
-    assert_eq!(platform.memory_windows, total, "one window per timed operation");
+    let built = CATALOGUE.iter().filter(|&&(a, _)| crate::in_this_build(a)).count() as u32;
+    assert_eq!(platform.memory_windows, built, "one window per timed operation");
     let reported: Vec<_> = got.results.iter().map(|m| (m.algorithm, m.operation)).collect();
     assert_eq!(reported, CATALOGUE);
     for (index, m) in got.results.iter().enumerate() {
+        assert_eq!(got.progress[index], (m.algorithm, m.operation, index as u32 + 1, total));
+        if !crate::in_this_build(m.algorithm) {
+            assert_eq!(*m, Measurement::untimed(m.algorithm, m.operation, Status::DoesNotFit));
+            continue;
+        }
         assert_eq!(m.status, Status::Ok, "{} {}", m.algorithm, m.operation);
         assert_eq!((m.iterations, m.total_ticks, m.min_ticks, m.max_ticks), (2, 10, 5, 5));
         assert!(m.is_consistent(), "{m:?}");
-        assert_eq!(got.progress[index], (m.algorithm, m.operation, index as u32 + 1, total));
+    }
+}
+
+/// FN-DSA's code is in every build but the small chips' (`fn-dsa` off):
+/// there each of its operations is reported `does_not_fit`, with no byte
+/// count (the flash, not the RAM), and nothing of it runs.
+#[test]
+fn fn_dsa_is_in_the_build_with_its_feature_and_reported_not_fitting_without() {
+    let fn_dsa = |a: Algorithm| matches!(a, Algorithm::FnDsa512 | Algorithm::FnDsa1024);
+    assert!(CATALOGUE.iter().all(|&(a, _)| crate::in_this_build(a) || fn_dsa(a)));
+    assert_eq!(crate::in_this_build(Algorithm::FnDsa512), cfg!(feature = "fn-dsa"));
+    let (platform, got) = run_selected(QUICK, &mut [0; 2], fn_dsa);
+    assert_eq!(got.results.len(), 6);
+    if cfg!(feature = "fn-dsa") {
+        assert_eq!(platform.memory_windows, 6);
+        assert!(got.results.iter().all(|m| m.status == Status::Ok));
+    } else {
+        assert_eq!(platform.memory_windows, 0, "nothing of it ran");
+        for m in &got.results {
+            assert_eq!(*m, Measurement::untimed(m.algorithm, m.operation, Status::DoesNotFit));
+            assert_eq!(m.needed_bytes, None);
+        }
     }
 }
 
@@ -337,7 +366,7 @@ fn throughput_results_carry_the_message_size_and_others_none() {
 
 #[test]
 fn a_corrupted_known_answer_fails_every_operation_untimed() {
-    for &algorithm in WITH_KNOWN_ANSWERS {
+    for &algorithm in WITH_KNOWN_ANSWERS.iter().filter(|&&a| crate::in_this_build(a)) {
         // SHA-256 runs beside it, to show the hook touches one algorithm.
         let beside = if algorithm == Algorithm::Sha256 { Algorithm::Sha512 } else { Algorithm::Sha256 };
         let (platform, got) = corrupt_known_answers(algorithm, || {
@@ -365,8 +394,13 @@ fn a_corrupted_known_answer_fails_every_operation_untimed() {
 /// derived: run under both, the two agree with each other byte for byte.
 #[test]
 fn every_post_quantum_algorithm_gives_the_known_answers_with_this_implementation() {
-    let (_, got) = run_selected(QUICK, &mut [0; 2], |a| a.family() == Family::PostQuantum);
-    assert_eq!(got.results.len(), 27, "three parameter sets of each, the two hybrids, SLH-DSA-SHA2-128f");
+    let (_, got) =
+        run_selected(QUICK, &mut [0; 2], |a| a.family() == Family::PostQuantum && crate::in_this_build(a));
+    assert_eq!(
+        got.results.len(),
+        if cfg!(feature = "fn-dsa") { 33 } else { 27 },
+        "three parameter sets of each, the two hybrids, SLH-DSA-SHA2-128f, FN-DSA's two where built"
+    );
     for m in &got.results {
         assert_eq!(m.status, Status::Ok, "{} {} with {}", m.algorithm, m.operation, implementation());
     }
@@ -382,12 +416,16 @@ fn implementation() -> &'static str {
 /// operation is reported failed, untimed, as a known-answer failure.
 #[test]
 fn a_consistent_fault_passes_the_round_trips_and_fails_the_known_answers() {
-    let pqc = |a: Algorithm| a.family() == Family::PostQuantum;
+    let pqc = |a: Algorithm| a.family() == Family::PostQuantum && crate::in_this_build(a);
     let (platform, got) =
         inject_pqc_fault(|| run_selected(QUICK, &mut [0; 2], |a| pqc(a) || a == Algorithm::Sha256));
     assert_eq!(platform.memory_windows, 1, "only SHA-256 was timed");
     let failed: Vec<_> = got.results.iter().filter(|m| pqc(m.algorithm)).collect();
-    assert_eq!(failed.len(), 27, "the hybrids (their ML-KEM seed) and SLH-DSA (its seeds) too");
+    assert_eq!(
+        failed.len(),
+        if cfg!(feature = "fn-dsa") { 33 } else { 27 },
+        "the hybrids (their ML-KEM seed), SLH-DSA and FN-DSA (their seeds) too"
+    );
     for m in failed {
         let expected = Measurement {
             failure: Some(Failure::KnownAnswer),

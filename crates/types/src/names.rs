@@ -228,6 +228,8 @@ mod tests {
             (Algorithm::X25519MlKem768, HybridKem),
             (Algorithm::XWing, HybridKem),
             (Algorithm::SlhDsaSha2_128f, HashBasedSignature),
+            (Algorithm::FnDsa512, Signature),
+            (Algorithm::FnDsa1024, Signature),
         ];
         for (algorithm, kind) in cases {
             assert_eq!(algorithm.pqc_kind(), Some(kind), "{algorithm}");
@@ -284,11 +286,20 @@ mod tests {
         // The mupq tables' names follow them, appended in turn.
         assert_eq!(Algorithm::ALL[after + 1], Algorithm::Aimer128f);
         let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::SphincsShake256_128fSimple).unwrap();
-        // The suite's hybrids and SLH-DSA (issue 38) come after every imported name.
+        // The suite's hybrids, SLH-DSA and FN-DSA (issue 38) come after every imported name.
         assert_eq!(
             Algorithm::ALL[after + 1..],
-            [Algorithm::X25519MlKem768, Algorithm::XWing, Algorithm::SlhDsaSha2_128f]
+            [
+                Algorithm::X25519MlKem768,
+                Algorithm::XWing,
+                Algorithm::SlhDsaSha2_128f,
+                Algorithm::FnDsa512,
+                Algorithm::FnDsa1024
+            ]
         );
+        // FN-DSA is not round 3 Falcon, whose name imports keep.
+        assert_eq!(Algorithm::from_name("FN-DSA-512"), Ok(Algorithm::FnDsa512));
+        assert_ne!(Algorithm::FnDsa512, Algorithm::Falcon512);
         assert_eq!(Algorithm::from_name("3DES"), Ok(Algorithm::TripleDes));
         assert_eq!(Algorithm::from_name("AES-128-XTS"), Ok(Algorithm::Aes128Xts));
         assert_eq!(Algorithm::from_name("ECDH-brainpoolP256r1"), Ok(Algorithm::EcdhBrainpoolP256r1));

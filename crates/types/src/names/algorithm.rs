@@ -283,5 +283,10 @@ names! {
         // SLH-DSA (FIPS 205) as the suite runs it, named as FIPS 205 §11
         // names its sets.
         SlhDsaSha2_128f => "SLH-DSA-SHA2-128f",
+        // FN-DSA (FIPS 206, not yet published) as the suite runs it: the
+        // draft's names, never round 3 Falcon's (`Falcon-512` above), whose
+        // bytes differ.
+        FnDsa512 => "FN-DSA-512",
+        FnDsa1024 => "FN-DSA-1024",
     }
 }

@@ -213,7 +213,9 @@ impl Algorithm {
             | SphincsShake256_128fSimple
             | X25519MlKem768
             | XWing
-            | SlhDsaSha2_128f => Family::PostQuantum,
+            | SlhDsaSha2_128f
+            | FnDsa512
+            | FnDsa1024 => Family::PostQuantum,
             Rsa2048 | Rsa3072 | Rsa4096 | Dh2048 | Dh3072 | EcdsaP256 | EcdhP256 | EcdsaP384 | EcdhP384
             | EcdsaP521 | EcdhP521 | X25519 | Ed25519 | X448 | Ed448 | Rsa1024 | EcdsaP192 | EcdhP192
             | EcdsaP224 | EcdhP224 | EcdsaBrainpoolP256r1 | EcdhBrainpoolP256r1 | EcdsaBrainpoolP384r1
