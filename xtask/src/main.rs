@@ -172,10 +172,15 @@ pub struct Project {
 
 impl Project {
     fn locate() -> Result<Project> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .context("xtask lives inside the workspace")?
-            .to_path_buf();
+        // `cargo run` sets CARGO_MANIFEST_DIR for the run too: this
+        // checkout's. The compile-time one is the checkout this binary was
+        // built from, which cargo reuses for an identical clone sharing its
+        // target folder (a `cargo xtask needs` here once measured and wrote
+        // into the CI clone that had built it); it stays only as a fallback.
+        let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        let root = manifest_dir.parent().context("xtask lives inside the workspace")?.to_path_buf();
         let target = match std::env::var_os("CARGO_TARGET_DIR") {
             Some(dir) => root.join(dir),
             None => root.join("target"),
