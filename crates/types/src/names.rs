@@ -93,6 +93,10 @@ names! {
         // One encapsulation and one decapsulation timed together, as
         // wolfSSL's pqm4 Kyber benchmark (`kyber_level1-ed`) times them.
         EncapsDecaps => "encaps_decaps",
+        // A stateful signer's private key made ready to sign again from its
+        // stored form (wolfCrypt's `wc_LmsKey_Reload`, which rebuilds the
+        // cached trees): the cost a board pays at every boot before it signs.
+        Load => "load",
     }
 }
 
@@ -273,7 +277,8 @@ mod tests {
         // FIPS 205's names are the suite's own, never SPHINCS+ round 3's.
         assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128f"), Ok(Algorithm::SlhDsaSha2_128f));
         assert_ne!(Algorithm::SlhDsaSha2_128f, Algorithm::SphincsSha2_128fSimple);
-        assert_eq!(Algorithm::from_name("SLH-DSA-SHA2-128s"), Err(UnknownName));
+        assert_eq!(Algorithm::from_name("SLH-DSA-SHAKE-256s"), Ok(Algorithm::SlhDsaShake256s));
+        assert_eq!(Algorithm::from_name("SLH-DSA-SHAKE-256"), Err(UnknownName));
         assert_eq!(Algorithm::XmssSha2_10_256.family(), Family::PostQuantum);
     }
 
@@ -288,7 +293,7 @@ mod tests {
         let after = Algorithm::ALL.iter().position(|&a| a == Algorithm::SphincsShake256_128fSimple).unwrap();
         // The suite's hybrids, SLH-DSA and FN-DSA (issue 38) come after every imported name.
         assert_eq!(
-            Algorithm::ALL[after + 1..],
+            Algorithm::ALL[after + 1..after + 6],
             [
                 Algorithm::X25519MlKem768,
                 Algorithm::XWing,
@@ -297,6 +302,14 @@ mod tests {
                 Algorithm::FnDsa1024
             ]
         );
+        // wolfCrypt's further SLH-DSA, FrodoKEM and LMS/HSS sets follow them.
+        assert_eq!(Algorithm::ALL[after + 6], Algorithm::SlhDsaSha2_128s);
+        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::HssSha256_192L4H5W8));
+        assert!(Algorithm::EFrodoKem640Aes.is_kem());
+        assert_ne!(Algorithm::FrodoKem640Aes, Algorithm::Frodokem640aes);
+        assert_eq!(Algorithm::HssSha256L2H10W2.pqc_kind(), Some(Family::HashBasedSignature));
+        assert_eq!(Algorithm::SlhDsaShake128f.pqc_kind(), Some(Family::HashBasedSignature));
+        assert_eq!(Algorithm::from_name("HSS-SHA256/192-L3-H5-W8"), Ok(Algorithm::HssSha256_192L3H5W8));
         // FN-DSA is not round 3 Falcon, whose name imports keep.
         assert_eq!(Algorithm::from_name("FN-DSA-512"), Ok(Algorithm::FnDsa512));
         assert_ne!(Algorithm::FnDsa512, Algorithm::Falcon512);

@@ -129,6 +129,7 @@ pub const fn operation_noun(operation: Operation) -> &'static str {
         Operation::Generate => "generation",
         Operation::Derive => "key derivation",
         Operation::EncapsDecaps => "encapsulation and decapsulation",
+        Operation::Load => "key load",
     }
 }
 

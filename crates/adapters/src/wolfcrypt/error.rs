@@ -65,6 +65,10 @@ pub(super) enum LineError {
     NoCyclesPerByte,
     #[error("malformed cycles per byte {text:?}")]
     MalformedCyclesPerByte { text: String },
+    #[error("malformed cycles per operation {text:?} before \"Cycles/op\"")]
+    MalformedCyclesPerOp { text: String },
+    #[error("{text} Cycles/op is not the {total} cycles printed over {iterations} ops")]
+    CyclesPerOpMismatch { text: String, total: u64, iterations: u64 },
     #[error("unexpected {text:?} after {rate}")]
     UnexpectedAfterRate { text: String, rate: Rate },
     /// Only a cycle count (`, %lu cycles`) follows the rate as a bare number.
@@ -117,6 +121,13 @@ pub(super) enum LineError {
     DilithiumAes { label: String },
     #[error("no pqbench name for wolfCrypt's {label}: not a post-quantum name benchmark.c prints")]
     UnknownPostQuantum { label: String },
+    /// A size benchmark.c prints in the strength's place follows from the
+    /// parameter set (an LMS/HSS signature's bytes, FrodoKEM's strength),
+    /// so one that does not is a set the name does not say.
+    #[error(
+        "wolfCrypt's {label}: {algorithm}'s {what} is {expected}, not the number printed, so it is not stored as {algorithm}"
+    )]
+    SizeNotTheSet { label: String, what: &'static str, expected: u64, algorithm: pqbench_types::Algorithm },
 }
 
 /// A figure of an asymmetric or symmetric text line, for a reason that it

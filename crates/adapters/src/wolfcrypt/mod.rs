@@ -15,7 +15,8 @@
 //!   `"%-6s %5d %8s%-2s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"` — name,
 //!   strength, operation (right-aligned), extra, `HW`/`SW`, count, "ops
 //!   took", seconds, "sec", "avg", ms, ops/s, "ops/sec"; optionally
-//!   `", %lu cycles"`. With `MULTI_VALUE_STATISTICS` the "avg .. ms" clause
+//!   `", %lu cycles"`, and after it on 5.7 and later SHOW_CYCLES_OPS's
+//!   `" %10.1f Cycles/op"` (checked against the count, not stored twice). With `MULTI_VALUE_STATISTICS` the "avg .. ms" clause
 //!   is left out and `", max duration %.3f s, min duration .., mean duration
 //!   .., sd .."` follows on the same line.
 //! - both, `bench_append_memory_info` (heap and stack tracking):
@@ -50,8 +51,15 @@
 //! round 3 Kyber (`Kyber-512`, never ML-KEM); `"ML-DSA"` with the parameter
 //! set (44/65/87, or in 5.7 the level 2/3/5), older `"DILITHIUM"` with the
 //! level (round 3 Dilithium, `Dilithium-2`...); `"CURVE"`, `"ED"` with
-//! 25519/448; `"RSA"`, `"DH"` with the modulus size. A pre-FIPS algorithm
-//! is stored under its own name, never a FIPS one.
+//! 25519/448; `"RSA"`, `"DH"` with the modulus size. The parameter set as
+//! the name: XMSS (`XMSS-SHA2_10_256`) and LMS/HSS (`wc_LmsKey_ParmToStr`'s
+//! `LMS/HSS L2_H10_W2`, `LMS/HSS_SHA256/192 L3_H5_W4`), with a size in the
+//! strength's place (the LMS ones checked against the set); `SLH-DSA-SHAKE-S`
+//! and `SLH-DSA-SHA2-F` with the security strength (128/192/256) and the
+//! internal (`sign-msg`) and pre-hash (`sign-pre`) interfaces as variants;
+//! `"%sFRODOKEM %s %s"` (`EFRODOKEM 1344 AES`); `FALCON` and liboqs's
+//! `SPHINCS-FAST`/`-SMALL` with the NIST level (names/post_quantum.rs). A
+//! pre-FIPS algorithm is stored under its own name, never a FIPS one.
 //!
 //! A variant of a row (a `-no_AAD` label, a `HW` line, a further line for
 //! a pair already read such as a second GMAC table) is stored as its own

@@ -7,6 +7,11 @@ use pqbench_types::{Algorithm, Operation};
 use super::VARIANT;
 use super::error::LineError;
 
+mod post_quantum;
+use post_quantum::{
+    frodo_kem_name, hss_name, post_quantum_name, round_3_signature_name, slh_dsa_name, xmss_name,
+};
+
 /// `ECC [      SECP256R1]` with its padding → `ECC [SECP256R1]`.
 pub(super) fn ecc_name(name: &str) -> String {
     match (name.find('['), name.rfind(']')) {
@@ -193,6 +198,18 @@ pub(super) fn asymmetric_name(
     if name.starts_with("XMSS") {
         return xmss_name(name, operation, unnamed);
     }
+    if name.starts_with("LMS/HSS") {
+        return hss_name(name, strength, operation, unnamed);
+    }
+    if name.starts_with("SLH-DSA") {
+        return slh_dsa_name(name, strength, operation, unnamed);
+    }
+    if name.starts_with("FRODOKEM") || name.starts_with("EFRODOKEM") {
+        return frodo_kem_name(name, strength, operation, unnamed);
+    }
+    if let ("FALCON" | "SPHINCS-FAST" | "SPHINCS-SMALL", Some(level)) = (name, strength) {
+        return round_3_signature_name(name, level, operation, unnamed);
+    }
     if name == "scrypt" && operation.is_empty() {
         // `bench_scrypt`: one wc_scrypt of 64 bytes at N = 2^14, r = 8,
         // p = 1; the number printed is a placeholder, not a strength.
@@ -334,91 +351,4 @@ fn ecc(
         _ => (ecdsa, &[Sign, Verify]),
     };
     if allowed.contains(&op) { Ok((algorithm, op, note)) } else { Err(what()) }
-}
-
-/// `bench_stats_pq_asym_finish`'s names (wolfSSL 4.8–5.5 with liboqs or
-/// pqm4): `kyber_levelN` with `kg`/`ed`, `DILITHIUM_levelN` and the
-/// others with `sign`/`verify`; round 3, so never a FIPS name.
-fn post_quantum_name(name: &str, operation: &str) -> Result<Named, LineError> {
-    use Algorithm::*;
-    use Operation::*;
-    let lower = name.to_ascii_lowercase();
-    let label = || super::asymmetric_label(name, None, operation);
-    let Some((family, level)) = lower.rsplit_once("_level") else {
-        return Err(LineError::PostQuantumWithoutLevel { label: label() });
-    };
-    let note = |what: &str| format!("{what} (pre-FIPS) level {level}, printed {name}");
-    match (family, level, operation) {
-        ("kyber", "1" | "3" | "5", "kg" | "ed") => {
-            let algorithm = match level {
-                "1" => Kyber512,
-                "3" => Kyber768,
-                _ => Kyber1024,
-            };
-            let (op, timed) = match operation {
-                "kg" => (Keygen, ""),
-                _ => (EncapsDecaps, "; one encapsulation and one decapsulation timed together"),
-            };
-            Ok((algorithm, op, Some(format!("{}-{operation}{timed}", note("Kyber round 3")))))
-        }
-        ("dilithium", "2" | "3" | "5", "sign" | "verify") => {
-            let algorithm = match level {
-                "2" => Dilithium2,
-                "3" => Dilithium3,
-                _ => Dilithium5,
-            };
-            let op = if operation == "sign" { Sign } else { Verify };
-            Ok((algorithm, op, Some(note("Dilithium round 3"))))
-        }
-        ("dilithium_aes", ..) => Err(LineError::DilithiumAes { label: label() }),
-        // liboqs's falcon_512 and falcon_1024 (`bench_pq_asym_opt`).
-        ("falcon", "1" | "5", "sign" | "verify") => {
-            let algorithm = if level == "1" { Falcon512 } else { Falcon1024 };
-            let op = if operation == "sign" { Sign } else { Verify };
-            Ok((algorithm, op, Some(note("Falcon round 3"))))
-        }
-        // liboqs's SPHINCS+ (round 3, before FIPS 205's SLH-DSA): the level
-        // is the security category (1: 128, 3: 192, 5: 256), fast or small.
-        ("sphincs_fast" | "sphincs_small", "1" | "3" | "5", "sign" | "verify") => {
-            let algorithm = match (family, level) {
-                ("sphincs_fast", "1") => SphincsPlus128f,
-                ("sphincs_small", "1") => SphincsPlus128s,
-                ("sphincs_fast", "3") => SphincsPlus192f,
-                ("sphincs_small", "3") => SphincsPlus192s,
-                ("sphincs_fast", _) => SphincsPlus256f,
-                _ => SphincsPlus256s,
-            };
-            let op = if operation == "sign" { Sign } else { Verify };
-            Ok((algorithm, op, Some(note("SPHINCS+ round 3"))))
-        }
-        _ => Err(LineError::UnknownPostQuantum { label: label() }),
-    }
-}
-
-/// `bench_xmss_sign_verify` (wolfSSL 5.7 and later, read at master
-/// 0004fcc): the parameter set as the name, a size in bytes where the
-/// strength goes (the private key's for `gen`, the signature's for
-/// `sign`/`verify`), so the name alone says which key it is.
-fn xmss_name(name: &str, operation: &str, unnamed: impl Fn() -> LineError) -> Result<Named, LineError> {
-    use Algorithm::*;
-    use Operation::*;
-    let algorithm = match name {
-        "XMSS-SHA2_10_256" => XmssSha2_10_256,
-        "XMSS-SHA2_10_192" => XmssSha2_10_192,
-        "XMSSMT-SHA2_20/2_256" => XmssMtSha2_20_2_256,
-        "XMSSMT-SHA2_20/4_256" => XmssMtSha2_20_4_256,
-        "XMSSMT-SHA2_40/4_256" => XmssMtSha2_40_4_256,
-        "XMSSMT-SHA2_40/8_256" => XmssMtSha2_40_8_256,
-        "XMSSMT-SHA2_60/6_256" => XmssMtSha2_60_6_256,
-        "XMSSMT-SHA2_60/12_256" => XmssMtSha2_60_12_256,
-        _ => return Err(unnamed()),
-    };
-    let op = match operation {
-        // One key generation, timed once: the state changes after it.
-        "gen" => Keygen,
-        "sign" => Sign,
-        "verify" => Verify,
-        _ => return Err(unnamed()),
-    };
-    Ok((algorithm, op, None))
 }

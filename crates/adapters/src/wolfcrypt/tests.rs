@@ -8,6 +8,7 @@ use crate::BenchResult;
 
 mod asymmetric_names;
 mod csv;
+mod post_quantum_sets;
 mod symmetric_names;
 mod text_lines;
 
@@ -237,7 +238,7 @@ AES-128-XTS-enc 5 MiB took 1.000 seconds, 5.000 MiB/s
 AES-128-KW-wrap 1 MiB took 1.000 seconds, 1.000 MiB/s
 ASCON-AEAD 5 MiB took 1.000 seconds, 5.000 MiB/s
 ECC   [BRAINPOOLP256R1]   384  key gen   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
-FALCON     1  sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec
+FALCON     3  sign   20 ops took 1.000 sec, avg 50.000 ms, 20.000 ops/sec
 ECC   [      SECP256R1]   256  encrypt   10 ops took 1.000 sec, avg 100.000 ms, 10.000 ops/sec
 RSA 8192 public 58 ops took 1.000 sec, avg 17.241 ms, 58.000 ops/sec
 hello from the board
@@ -255,7 +256,7 @@ AES-128-CBC-enc   8.521 MB/s
             (3, "no pqbench name for wolfCrypt's AES-128-KW-wrap"),
             (4, "no pqbench name for wolfCrypt's ASCON-AEAD"),
             (5, "no pqbench name for wolfCrypt's ECC [BRAINPOOLP256R1] 384 key gen"),
-            (6, "no pqbench name for wolfCrypt's FALCON 1 sign"),
+            (6, "no pqbench name for wolfCrypt's FALCON 3 sign"),
             (7, "no pqbench name for wolfCrypt's ECC [SECP256R1] 256 encrypt"),
             (8, "no pqbench name for wolfCrypt's RSA 8192 public"),
             (9, "not a line of wolfCrypt's benchmark output"),

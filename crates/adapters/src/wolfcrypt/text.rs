@@ -255,9 +255,29 @@ fn asymmetric_text(head: &[&str], tail: &[&str], mut figures: Figures) -> Result
             figures.cycles_per_op = Some(total as f64 / iterations as f64);
             figures.notes.push(format!("cycles per op = {total} cycles / {iterations} ops, as printed"));
         }
+        cycles_per_op_clause(&mut cursor, total, iterations)?;
     }
     let label = super::asymmetric_label(&name, strength, &operation);
     Ok(Measured { label, identity: Identity::Asymmetric { name, strength, operation }, variant, figures })
+}
+
+/// SHOW_CYCLES_OPS's `" %10.1f Cycles/op"` after the cycle count (hosts
+/// with a cycle counter, wolfSSL 5.7 and later): the same count divided by
+/// the operations, rounded to a tenth, so it is checked and not stored twice.
+fn cycles_per_op_clause(cursor: &mut Cursor, total: u64, iterations: u64) -> Result<(), LineError> {
+    let (Some(text), Some("Cycles/op")) = (cursor.peek(), cursor.0.get(1).copied()) else {
+        return Ok(());
+    };
+    let printed = decimal(text).ok_or_else(|| LineError::MalformedCyclesPerOp { text: text.to_string() })?;
+    let computed = if iterations == 0 { 0.0 } else { total as f64 / iterations as f64 };
+    // Printed with one decimal: within half a tenth, and a little for the
+    // double it was printed from.
+    if (printed - computed).abs() > 0.05 + computed * 1e-12 {
+        return Err(LineError::CyclesPerOpMismatch { text: text.to_string(), total, iterations });
+    }
+    cursor.next();
+    cursor.next();
+    Ok(())
 }
 
 /// `", max duration %.3f s, min duration %.3f s, mean duration %.3f s, sd

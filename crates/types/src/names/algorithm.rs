@@ -288,5 +288,57 @@ names! {
         // bytes differ.
         FnDsa512 => "FN-DSA-512",
         FnDsa1024 => "FN-DSA-1024",
+        // FIPS 205's other eleven sets: wolfCrypt's `bench_slhdsa` prints
+        // all twelve; the suite runs SHA2-128f (above).
+        SlhDsaSha2_128s => "SLH-DSA-SHA2-128s",
+        SlhDsaSha2_192s => "SLH-DSA-SHA2-192s",
+        SlhDsaSha2_192f => "SLH-DSA-SHA2-192f",
+        SlhDsaSha2_256s => "SLH-DSA-SHA2-256s",
+        SlhDsaSha2_256f => "SLH-DSA-SHA2-256f",
+        SlhDsaShake128s => "SLH-DSA-SHAKE-128s",
+        SlhDsaShake128f => "SLH-DSA-SHAKE-128f",
+        SlhDsaShake192s => "SLH-DSA-SHAKE-192s",
+        SlhDsaShake192f => "SLH-DSA-SHAKE-192f",
+        SlhDsaShake256s => "SLH-DSA-SHAKE-256s",
+        SlhDsaShake256f => "SLH-DSA-SHAKE-256f",
+        // FrodoKEM as proposed for ISO/IEC 18033-2 (wolfCrypt's native
+        // `wc_frodokem`), with its ephemeral eFrodoKEM: not pqm4 2019's round
+        // 2 `frodokem640aes` (above), whose encapsulation has no salt, so
+        // its ciphertexts differ.
+        FrodoKem640Aes => "FrodoKEM-640-AES",
+        FrodoKem640Shake => "FrodoKEM-640-SHAKE",
+        FrodoKem976Aes => "FrodoKEM-976-AES",
+        FrodoKem976Shake => "FrodoKEM-976-SHAKE",
+        FrodoKem1344Aes => "FrodoKEM-1344-AES",
+        FrodoKem1344Shake => "FrodoKEM-1344-SHAKE",
+        EFrodoKem640Aes => "eFrodoKEM-640-AES",
+        EFrodoKem640Shake => "eFrodoKEM-640-SHAKE",
+        EFrodoKem976Aes => "eFrodoKEM-976-AES",
+        EFrodoKem976Shake => "eFrodoKEM-976-SHAKE",
+        EFrodoKem1344Aes => "eFrodoKEM-1344-AES",
+        EFrodoKem1344Shake => "eFrodoKEM-1344-SHAKE",
+        // HSS (RFC 8554, SP 800-208) with the same LMS tree (height H) and
+        // LM-OTS (Winternitz W) at each of L levels, over SHA-256 or SHA-256/192:
+        // the sets wolfCrypt's `bench_lms` signs with.
+        HssSha256L1H5W1 => "HSS-SHA256-L1-H5-W1",
+        HssSha256L1H15W2 => "HSS-SHA256-L1-H15-W2",
+        HssSha256L1H15W4 => "HSS-SHA256-L1-H15-W4",
+        HssSha256L2H10W2 => "HSS-SHA256-L2-H10-W2",
+        HssSha256L2H10W4 => "HSS-SHA256-L2-H10-W4",
+        HssSha256L2H10W8 => "HSS-SHA256-L2-H10-W8",
+        HssSha256L3H5W4 => "HSS-SHA256-L3-H5-W4",
+        HssSha256L3H5W8 => "HSS-SHA256-L3-H5-W8",
+        HssSha256L3H10W4 => "HSS-SHA256-L3-H10-W4",
+        HssSha256L4H5W8 => "HSS-SHA256-L4-H5-W8",
+        HssSha256_192L1H5W1 => "HSS-SHA256/192-L1-H5-W1",
+        HssSha256_192L1H15W2 => "HSS-SHA256/192-L1-H15-W2",
+        HssSha256_192L1H15W4 => "HSS-SHA256/192-L1-H15-W4",
+        HssSha256_192L2H10W2 => "HSS-SHA256/192-L2-H10-W2",
+        HssSha256_192L2H10W4 => "HSS-SHA256/192-L2-H10-W4",
+        HssSha256_192L2H10W8 => "HSS-SHA256/192-L2-H10-W8",
+        HssSha256_192L3H5W4 => "HSS-SHA256/192-L3-H5-W4",
+        HssSha256_192L3H5W8 => "HSS-SHA256/192-L3-H5-W8",
+        HssSha256_192L3H10W4 => "HSS-SHA256/192-L3-H10-W4",
+        HssSha256_192L4H5W8 => "HSS-SHA256/192-L4-H5-W8",
     }
 }
