@@ -274,6 +274,64 @@ export const ml_kem768 = { ...honest768, encapsulate(publicKey, m) {
   await context.close();
 });
 
+test("noble's X-Wing and SLH-DSA-SHA2-128f are checked against ours both ways and measured beside its ML-KEM and ML-DSA; what it lacks is not its row", async () => {
+  const { context, page, problems } = await watchedPage(chromium.browser, server.base);
+  const { runs, status } = await runInBrowser(page, { suite: 'with-classical', implementations: ['noble'] });
+  assert.match(status, /^Done: run \d+$/, status);
+  const results = await server.api(`/api/runs/${runs[0].id}/results`);
+  // The suite's order; X25519MLKEM768, FN-DSA (noble's Falcon is round 3)
+  // and the classical baselines are not noble's rows.
+  const algorithms = [...new Set(results.map((r) => r.algorithm))];
+  assert.deepEqual(algorithms, [
+    'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'X-Wing', 'SLH-DSA-SHA2-128f',
+  ]);
+  for (const r of results) {
+    const what = `${r.algorithm} ${r.operation}`;
+    assert.equal(r.status, 'ok', `${what}: ${r.note}`);
+    assert.ok(r.iterations >= 10 && r.ops_per_sec > 0, what);
+    assert.equal(r.key_format, 'encoded', what);
+  }
+  assert.deepEqual(results.filter((r) => r.algorithm === 'X-Wing').map((r) => r.operation), ['keygen', 'encaps', 'decaps']);
+  assert.deepEqual(results.filter((r) => r.algorithm === 'SLH-DSA-SHA2-128f').map((r) => r.operation), ['keygen', 'sign', 'verify']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("a noble SLH-DSA whose signatures we reject is stored failed, never timed", async () => {
+  const { context, page, problems } = await watchedPage(chromium.browser, server.base);
+  // A shim in place of noble's SLH-DSA module: SHA2-128f's signatures have
+  // their last byte flipped; all else is noble's own.
+  let served = 0;
+  await context.route('**/bench/vendor/@noble/post-quantum/slh-dsa.js', async (route) => {
+    const response = await route.fetch();
+    const original = await response.text();
+    assert.match(original, /export const slh_dsa_sha2_128f =/);
+    const body = `${original.replace('export const slh_dsa_sha2_128f =', 'const honest128f =')}
+export const slh_dsa_sha2_128f = { ...honest128f, sign(message, secretKey, opts) {
+  const signature = honest128f.sign(message, secretKey, opts);
+  signature[signature.length - 1] ^= 1;
+  return signature;
+} };
+`;
+    served += 1;
+    await route.fulfill({ response, body });
+  });
+  const { runs, status } = await runInBrowser(page, { suite: 'with-classical', implementations: ['noble'] });
+  assert.equal(served, 1, 'the shim was served in place of noble SLH-DSA');
+  assert.match(status, /^Done: run \d+$/, status);
+  const results = await server.api(`/api/runs/${runs[0].id}/results`);
+  const slh = results.filter((r) => r.algorithm === 'SLH-DSA-SHA2-128f');
+  assert.equal(slh.length, 3);
+  for (const r of slh) {
+    assert.equal(r.status, 'failed', r.operation);
+    assert.equal(r.iterations, null);
+    assert.match(r.note, /pqbench rejects noble-post-quantum@0\.7\.1's signature/);
+  }
+  assert.ok(results.filter((r) => r.algorithm === 'X-Wing').every((r) => r.status === 'ok'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a WebCrypto that refuses an algorithm as Firefox does is stored skipped, in its own words, never failed', async () => {
   const { context, page, problems } = await watchedPage(chromium.browser, server.base);
   // The peers worker as served, behind a shim that makes this Chromium's

@@ -1,6 +1,6 @@
 //! What the peers worker (`www/peers.js`) asks of pqbench's wasm when it
 //! measures another implementation in this browser (its WebCrypto, a
-//! JavaScript library): our ML-KEM/ML-DSA on their bytes, to check them
+//! JavaScript library): our ML-KEM/ML-DSA, X-Wing and SLH-DSA on their bytes, to check them
 //! before timing; the timing itself, by the suite's own [`Rule`] on the
 //! same clock as our run; and the finished [`Upload`], as a build of this
 //! browser's board.
@@ -30,23 +30,58 @@ fn pair(a: &[u8], b: &[u8]) -> Array {
     Array::of2(&Uint8Array::from(a), &Uint8Array::from(b))
 }
 
-fn array<const N: usize>(bytes: &[u8], what: &str) -> Result<[u8; N], JsError> {
-    bytes.try_into().map_err(|_| JsError::new(&format!("{what} must be {N} bytes, not {}", bytes.len())))
+/// The bytes of randomness our deterministic functions take for `name`:
+/// `[key pair seed, encapsulation randomness]` (0 where there is none),
+/// or an error for an algorithm they do not take.
+fn seeds(name: &str) -> Result<(Algorithm, usize, usize), JsError> {
+    let algorithm = algorithm(name)?;
+    let (key, encapsulation) = interop::seed_bytes(algorithm)
+        .ok_or_else(|| JsError::new(&format!("pqbench checks no peer's {name}")))?;
+    Ok((algorithm, key, encapsulation))
 }
 
-/// Our ML-KEM key pair from the 64-byte seed d || z: `[ek, dk]`.
+fn sized<'a>(bytes: &'a [u8], length: usize, what: &str) -> Result<&'a [u8], JsError> {
+    if bytes.len() == length {
+        Ok(bytes)
+    } else {
+        Err(JsError::new(&format!("{what} must be {length} bytes, not {}", bytes.len())))
+    }
+}
+
+/// Whether we check `name` against a peer's, and as a KEM or a signature:
+/// `"kem"`, `"dsa"`, or undefined.
+#[wasm_bindgen]
+pub fn ours_kind(name: &str) -> Option<String> {
+    let algorithm = Algorithm::from_name(name).ok()?;
+    interop::seed_bytes(algorithm)?;
+    Some(if interop::is_kem(algorithm) { "kem" } else { "dsa" }.to_string())
+}
+
+/// The seed lengths `ours_kem_key_pair`/`ours_dsa_key_pair` and
+/// `ours_kem_encapsulate` take for `name`: `[key, encapsulation]`.
+#[wasm_bindgen]
+pub fn ours_seed_bytes(name: &str) -> Result<Array, JsError> {
+    let (_, key, encapsulation) = seeds(name)?;
+    Ok(Array::of2(&(key as u32).into(), &(encapsulation as u32).into()))
+}
+
+/// Our KEM key pair from its seed (ML-KEM's d || z, X-Wing's 32 bytes):
+/// `[ek, dk]`.
 #[wasm_bindgen]
 pub fn ours_kem_key_pair(name: &str, seed: &[u8]) -> Result<Array, JsError> {
-    let (ek, dk) = interop::kem_key_pair(algorithm(name)?, array(seed, "the seed")?)
-        .ok_or_else(|| JsError::new(&format!("{name} is not an ML-KEM")))?;
+    let (algorithm, length, _) = seeds(name)?;
+    let (ek, dk) = interop::kem_key_pair(algorithm, sized(seed, length, "the seed")?)
+        .ok_or_else(|| JsError::new(&format!("{name} is not a KEM pqbench checks")))?;
     Ok(pair(&ek, &dk))
 }
 
-/// Our encapsulation to their key with the 32-byte `m`: `[ciphertext,
-/// shared secret]`, or undefined when we refuse their key.
+/// Our encapsulation to their key with its randomness (ML-KEM's 32-byte
+/// `m`, X-Wing's 64-byte eseed): `[ciphertext, shared secret]`, or
+/// undefined when we refuse their key.
 #[wasm_bindgen]
 pub fn ours_kem_encapsulate(name: &str, ek: &[u8], m: &[u8]) -> Result<Option<Array>, JsError> {
-    let sent = interop::kem_encapsulate(algorithm(name)?, ek, array(m, "m")?);
+    let (algorithm, _, length) = seeds(name)?;
+    let sent = interop::kem_encapsulate(algorithm, ek, sized(m, length, "the randomness")?);
     Ok(sent.map(|(ciphertext, shared)| pair(&ciphertext, &shared)))
 }
 
@@ -57,11 +92,13 @@ pub fn ours_kem_decapsulate(name: &str, dk: &[u8], ciphertext: &[u8]) -> Result<
     Ok(interop::kem_decapsulate(algorithm(name)?, dk, ciphertext).map(Vec::from))
 }
 
-/// Our ML-DSA key pair from the 32-byte seed xi: `[pk, sk]`.
+/// Our signature key pair from its seed (ML-DSA's xi, SLH-DSA's three
+/// seeds): `[pk, sk]`.
 #[wasm_bindgen]
-pub fn ours_dsa_key_pair(name: &str, xi: &[u8]) -> Result<Array, JsError> {
-    let (pk, sk) = interop::dsa_key_pair(algorithm(name)?, array(xi, "xi")?)
-        .ok_or_else(|| JsError::new(&format!("{name} is not an ML-DSA")))?;
+pub fn ours_dsa_key_pair(name: &str, seed: &[u8]) -> Result<Array, JsError> {
+    let (algorithm, length, _) = seeds(name)?;
+    let (pk, sk) = interop::dsa_key_pair(algorithm, sized(seed, length, "the seed")?)
+        .ok_or_else(|| JsError::new(&format!("{name} is not a signature pqbench checks")))?;
     Ok(pair(&pk, &sk))
 }
 

@@ -13,8 +13,8 @@
 // message}.
 import init, * as ours from './pqbench_wasm_bench.js';
 
-const KEM = ['ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024'];
-const DSA = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
+const ML_KEM = ['ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024'];
+const ML_DSA = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 const OPERATIONS = { kem: ['keygen', 'encaps', 'decaps'], dsa: ['keygen', 'sign', 'verify'] };
 
 // Fixed inputs: every run of every implementation sees the same.
@@ -114,6 +114,9 @@ const IMPLEMENTATIONS = {
     };
     return {
       label: 'webcrypto',
+      // What Chromium's WebCrypto has; another browser's lack of any of
+      // them is said per algorithm (`supported`).
+      offers: [...ML_KEM, ...ML_DSA],
       // CryptoKey: the browser does not say what it holds.
       keyFormat: 'opaque',
       packages: undefined,
@@ -130,10 +133,26 @@ const IMPLEMENTATIONS = {
     const version = versions['@noble/post-quantum'];
     const kemModule = await import('./vendor/@noble/post-quantum/ml-kem.js');
     const dsaModule = await import('./vendor/@noble/post-quantum/ml-dsa.js');
-    const kems = { 'ML-KEM-512': kemModule.ml_kem512, 'ML-KEM-768': kemModule.ml_kem768, 'ML-KEM-1024': kemModule.ml_kem1024 };
-    const dsas = { 'ML-DSA-44': dsaModule.ml_dsa44, 'ML-DSA-65': dsaModule.ml_dsa65, 'ML-DSA-87': dsaModule.ml_dsa87 };
+    const hybridModule = await import('./vendor/@noble/post-quantum/hybrid.js');
+    const slhModule = await import('./vendor/@noble/post-quantum/slh-dsa.js');
+    const kems = {
+      'ML-KEM-512': kemModule.ml_kem512,
+      'ML-KEM-768': kemModule.ml_kem768,
+      'ML-KEM-1024': kemModule.ml_kem1024,
+      // noble's name for X-Wing (draft-connolly-cfrg-xwing-kem).
+      'X-Wing': hybridModule.ml_kem768_x25519,
+    };
+    const dsas = {
+      'ML-DSA-44': dsaModule.ml_dsa44,
+      'ML-DSA-65': dsaModule.ml_dsa65,
+      'ML-DSA-87': dsaModule.ml_dsa87,
+      'SLH-DSA-SHA2-128f': slhModule.slh_dsa_sha2_128f,
+    };
+    // Its Falcon is not FN-DSA as the suite runs it (FIPS 206's draft), so
+    // it is not compared; X25519MLKEM768 it does not offer.
     return {
       label: `noble-post-quantum@${version}`,
+      offers: [...Object.keys(kems), ...Object.keys(dsas)],
       // Its keys are FIPS 203's and 204's byte strings, decoded by each call.
       keyFormat: 'encoded',
       packages: { '@noble/post-quantum': version },
@@ -188,6 +207,8 @@ const IMPLEMENTATIONS = {
     };
     return {
       label: `liboqs-js@${version}`,
+      // The modules `cargo xtask build` stages of it.
+      offers: Object.keys(factory),
       // liboqs's API takes and gives the standards' encoded bytes.
       keyFormat: 'encoded',
       packages: { '@oqs/liboqs-js': version },
@@ -229,7 +250,8 @@ const IMPLEMENTATIONS = {
 
 // Checks a KEM against ours both ways; the keys and ciphertext to time with.
 async function checkKem(name, peer, label) {
-  const [ek, dk] = ours.ours_kem_key_pair(name, fixed(64, 1));
+  const [keySeed, encapsulationSeed] = ours.ours_seed_bytes(name);
+  const [ek, dk] = ours.ours_kem_key_pair(name, fixed(keySeed, 1));
   const sent = await peer.encapsulate(ek);
   const ourShared = ours.ours_kem_decapsulate(name, dk, bytes(sent.ciphertext));
   if (!ourShared || !equal(ourShared, bytes(sent.shared))) {
@@ -237,8 +259,8 @@ async function checkKem(name, peer, label) {
   }
   const keys = await peer.keygen();
   const theirKey = bytes(await peer.publicKey(keys));
-  const ourSent = ours.ours_kem_encapsulate(name, theirKey, fixed(32, 2));
-  if (!ourSent) throw new Disagrees(`pqbench refuses ${label}'s encapsulation key (FIPS 203's check)`);
+  const ourSent = ours.ours_kem_encapsulate(name, theirKey, fixed(encapsulationSeed, 2));
+  if (!ourSent) throw new Disagrees(`pqbench refuses ${label}'s encapsulation key (its size, or FIPS 203's check)`);
   const [ciphertext, shared] = ourSent;
   const theirShared = bytes(await peer.decapsulate(keys, ciphertext));
   if (!equal(theirShared, shared)) {
@@ -250,7 +272,8 @@ async function checkKem(name, peer, label) {
 
 // Checks a DSA against ours both ways; the keys and signature to time with.
 async function checkDsa(name, peer, label) {
-  const [pk, sk] = ours.ours_dsa_key_pair(name, fixed(32, 4));
+  const [keySeed] = ours.ours_seed_bytes(name);
+  const [pk, sk] = ours.ours_dsa_key_pair(name, fixed(keySeed, 4));
   const ourSignature = ours.ours_dsa_sign(name, sk, MESSAGE);
   if (!(await peer.verify(pk, MESSAGE, ourSignature))) {
     throw new Disagrees(`${label} rejects pqbench's signature`);
@@ -315,7 +338,8 @@ async function measureAll(request) {
   await init();
   const versions = implementation === 'webcrypto' ? {} : await staged();
   const impl = await make(versions);
-  const chosen = algorithms.filter((a) => KEM.includes(a) || DSA.includes(a));
+  // What both it and our checks have; the rest of the suite is not its.
+  const chosen = algorithms.filter((a) => impl.offers.includes(a) && ours.ours_kind(a));
   const total = chosen.length * 3;
   const measurements = [];
   const notes = [];
@@ -325,7 +349,7 @@ async function measureAll(request) {
   };
   let index = 0;
   for (const algorithm of chosen) {
-    const kind = KEM.includes(algorithm) ? 'kem' : 'dsa';
+    const kind = ours.ours_kind(algorithm);
     const operations = OPERATIONS[kind];
     let calls;
     try {

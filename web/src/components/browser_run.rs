@@ -1,15 +1,16 @@
 //! "This browser": the suite run here, in a worker, its figures uploaded
-//! as a run beside the boards'; and beside it, on the same ML-KEM and
-//! ML-DSA levels, each other implementation this browser can run (its own
-//! WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`), each uploaded as a
-//! build of its own of the same browser board.
+//! as a run beside the boards'; and beside it, on the suite's post-quantum
+//! algorithms each of them has (ML-KEM and ML-DSA; noble's X-Wing and
+//! SLH-DSA-SHA2-128f), each other implementation this browser can run (its
+//! own WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`), each uploaded as
+//! a build of its own of the same browser board.
 
 use futures::FutureExt;
 use futures::channel::oneshot;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use pqbench_api::RunCreated;
-use pqbench_types::Algorithm;
+use pqbench_types::{Algorithm, Family};
 
 use crate::context::{
     Alert, BROWSER_SUITES, BROWSER_TIMES, BrowserRunState, IMPLEMENTATIONS, OpenRun, POST_QUANTUM, RunList,
@@ -114,8 +115,9 @@ pub fn BrowserRun() -> impl IntoView {
             <h2>"This browser"</h2>
             <p class="muted">
                 "Runs the same suite as the boards, compiled to WebAssembly, in a worker: the page stays usable. \
-                 Beside it, on ML-KEM and ML-DSA, this browser's own WebCrypto and two JavaScript libraries, \
-                 each checked against pqbench's outputs first and stored as a run of its own."
+                 Beside it, on the post-quantum algorithms each has (ML-KEM and ML-DSA; noble's X-Wing and \
+                 SLH-DSA-SHA2-128f), this browser's own WebCrypto and two JavaScript libraries, each checked \
+                 against pqbench's outputs first and stored as a run of its own."
             </p>
             <div class="browser-controls">
                 <select
@@ -205,13 +207,13 @@ fn label_of(implementation: &str) -> &'static str {
     IMPLEMENTATIONS.iter().find(|(key, _)| *key == implementation).map_or("?", |(_, label)| label)
 }
 
-/// The ML-KEM and ML-DSA levels of a suite (all of them for the whole
-/// suite, named by no algorithm): what the other implementations offer.
+/// What the other implementations are asked for: the suite's post-quantum
+/// algorithms (every one pqbench names, for the whole suite, named by no
+/// algorithm). Each measures those it offers and pqbench checks it against
+/// (peers.js); the classical baselines are ours alone.
 fn post_quantum_of(algorithms: &[Algorithm]) -> Vec<Algorithm> {
-    if algorithms.is_empty() {
-        return POST_QUANTUM.to_vec();
-    }
-    algorithms.iter().copied().filter(|a| POST_QUANTUM.contains(a)).collect()
+    let asked = if algorithms.is_empty() { Algorithm::ALL } else { algorithms };
+    asked.iter().copied().filter(|a| a.family() == Family::PostQuantum).collect()
 }
 
 /// What a finished browser run says: the runs it stored, and whether it was
@@ -249,9 +251,26 @@ mod tests {
     use crate::context::WITH_CLASSICAL;
 
     #[test]
-    fn the_other_implementations_get_the_suite_s_ml_kem_and_ml_dsa_levels() {
-        assert_eq!(post_quantum_of(&[]), POST_QUANTUM, "the whole suite: every level");
-        assert_eq!(post_quantum_of(WITH_CLASSICAL), POST_QUANTUM);
+    fn the_other_implementations_get_the_suite_s_post_quantum_algorithms() {
+        let whole = post_quantum_of(&[]);
+        for a in
+            POST_QUANTUM.iter().chain(&[Algorithm::XWing, Algorithm::SlhDsaSha2_128f, Algorithm::FnDsa512])
+        {
+            assert!(whole.contains(a), "the whole suite: {a}");
+        }
+        assert!(!whole.contains(&Algorithm::EcdsaP256) && !whole.contains(&Algorithm::Sha256));
+        let with_classical = post_quantum_of(WITH_CLASSICAL);
+        assert_eq!(with_classical[..POST_QUANTUM.len()], *POST_QUANTUM);
+        assert_eq!(
+            with_classical[POST_QUANTUM.len()..],
+            [
+                Algorithm::X25519MlKem768,
+                Algorithm::XWing,
+                Algorithm::SlhDsaSha2_128f,
+                Algorithm::FnDsa512,
+                Algorithm::FnDsa1024
+            ]
+        );
         assert_eq!(
             post_quantum_of(&[Algorithm::MlKem768, Algorithm::MlDsa65]),
             [Algorithm::MlKem768, Algorithm::MlDsa65]
