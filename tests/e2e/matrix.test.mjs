@@ -15,7 +15,7 @@ const sample = fileURLToPath(new URL('../samples/wolfcrypt-stm32u585-memory.txt'
 // The suite's post-quantum algorithms a browser run of `with-classical` measures.
 const PQC = new Set([
   'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
-  'X25519MLKEM768', 'X-Wing', 'SLH-DSA-SHA2-128f', 'FN-DSA-512', 'FN-DSA-1024',
+  'X25519MLKEM768', 'X-Wing', 'SLH-DSA-SHA2-128f', 'FN-DSA-512', 'FN-DSA-1024', 'HQC-128', 'HQC-192', 'HQC-256',
 ]);
 const ALGORITHMS = ['ML-KEM-768', 'ML-DSA-44', 'X25519', 'Ed25519', 'SHA-256'];
 
@@ -153,9 +153,10 @@ test('the matrix sorts by any column and filters by family, board, source and bu
     }
   }
 
-  // Post-quantum's kinds narrow it: KEMs alone, then signatures alone.
+  // Post-quantum's kinds narrow it: KEMs alone (ML-KEM and HQC, not the
+  // hybrids), then signatures alone.
   await page.locator('#filter-family').selectOption('kem');
-  await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => tr.dataset.algorithm.startsWith('ML-KEM-')));
+  await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => /^(ML-KEM|HQC)-/.test(tr.dataset.algorithm)));
   assert.ok((await shownMatrix(page)).rows.length > 0);
   await page.locator('#filter-family').selectOption('signature');
   // Lattice signatures: ML-DSA and FN-DSA, never the hash-based SLH-DSA.

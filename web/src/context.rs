@@ -214,7 +214,7 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
     ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
     (
         "with-classical",
-        "ML-KEM, ML-DSA, SLH-DSA and FN-DSA with the hybrids and the classical baselines",
+        "ML-KEM, ML-DSA, SLH-DSA, FN-DSA and HQC with the hybrids and the classical baselines",
         WITH_CLASSICAL,
     ),
     ("whole", "The whole suite", &[]),
@@ -235,6 +235,9 @@ pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::SlhDsaSha2_128f,
     Algorithm::FnDsa512,
     Algorithm::FnDsa1024,
+    Algorithm::HqcKem128,
+    Algorithm::HqcKem192,
+    Algorithm::HqcKem256,
     Algorithm::Rsa2048,
     Algorithm::EcdsaP256,
     Algorithm::EcdhP256,

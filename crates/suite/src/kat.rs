@@ -1,7 +1,8 @@
 //! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
 //! parameter set, the hybrids X25519MLKEM768 and X-Wing, SLH-DSA (FIPS
-//! 205) at the sets the suite runs, and FN-DSA-512 and -1024: what each algorithm's self-test compares
-//! its outputs with before any of it is timed.
+//! 205) at the sets the suite runs, FN-DSA-512 and -1024, and HQC-128, -192
+//! and -256: what each algorithm's self-test compares its outputs with
+//! before any of it is timed.
 //!
 //! A round trip alone (keys, encapsulation and decapsulation agreeing with
 //! each other) passes for an implementation that is wrong but consistent,
@@ -33,7 +34,10 @@
 //! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
 //! is in the suite already. Equal digests stand for equal bytes.
 //!
-//! The digests below are not this crate's own output: they come from
+//! HQC's are the HQC team's official vectors instead (`HqcAnswers` says
+//! why, and what vouches for them).
+//!
+//! The other digests below are not this crate's own output: they come from
 //! kyber-py, dilithium-py and slh-dsa (Python) and py-fn-dsa (Python over
 //! Thomas Pornin's C), implementations that share no code with libcrux,
 //! RustCrypto or `fn-dsa`, through `crates/suite/kat/derive.py`, which
@@ -219,6 +223,68 @@ pub(crate) const FN_DSA_1024: DsaAnswers = DsaAnswers {
     sk: hex("c3d23d675b5e1ed2c6a702fbf8cf4557710bb1a6c7f25258f57ab83afdbf14ee"),
     sig: hex("dba4695eec10c489db6fa0413d98c3d036d50403ab84cba8bd0f6a91cd11cde2"),
 };
+
+/// HQC's known answers: the first vector (`count = 0`) of each level's
+/// official file, `kat/hqc-{1,3,5}.rsp` as `hqc-kem` 0.1.0-rc.0's package
+/// ships them (the HQC team's reference implementation at commit 161cd4f,
+/// 2026-02-10, after the 2025-08-22 specification's sampling update), each
+/// file's SHA-256 pinned by `tests::hqc_answers_are_the_official_vectors`,
+/// which reads them. They are the reference's C output, not the Rust
+/// crate's; but no second implementation of that revision is at hand to
+/// derive them again: hqcr 0.3.0 and backbone-hqc 0.2.0 (PyPI's pqcrypto
+/// 1.0.0) agree with each other, and with neither these vectors nor
+/// `hqc-kem`, keys from the same seed differing (they implement the
+/// sampling before the update).
+pub(crate) struct HqcAnswers {
+    /// The vector's 48-byte seed: its randomness is SHAKE256(seed || 0x00),
+    /// read in turn by key generation (seed_kem) and encapsulation (m, salt).
+    pub(crate) seed: [u8; 48],
+    /// SHA3-256 of the public key ek.
+    pub(crate) pk: [u8; 32],
+    /// Of the secret key (ek || dk_pke || sigma || seed_kem).
+    pub(crate) sk: [u8; 32],
+    /// Of the ciphertext (u || v || salt).
+    pub(crate) ct: [u8; 32],
+    /// Of the shared secret.
+    pub(crate) ss: [u8; 32],
+}
+
+/// The seed of every level's first official vector.
+const HQC_SEED: [u8; 48] =
+    hex("9ef877fddbe8891c6e4e79eaf022e563defaca6b152161b9a423e8fe96a403e774b2d352cf74c934069c9de74757f505");
+
+// The digests of the official vectors' count = 0 (see `HqcAnswers`).
+pub(crate) const HQC_128: HqcAnswers = HqcAnswers {
+    seed: HQC_SEED,
+    pk: hex("f55a05bd74a762fa8f546a4c2eb8d5bc64a71e5dbf3f692e7f2b1b80e4458c61"),
+    sk: hex("e73b5b44f7040163a4fbd39f4b08bcfa877627d22b414bb763732e18173368bb"),
+    ct: hex("1b3f66a63cdff4997e4b88551bb75e313f33f8392c3c69640b6397c43edef6bc"),
+    ss: hex("7cf501943a60d355330b7ecd73babc9981293118017624c0606b20e31effbd78"),
+};
+pub(crate) const HQC_192: HqcAnswers = HqcAnswers {
+    seed: HQC_SEED,
+    pk: hex("1ee7a6572b1b05b49cfabfbb9d851162d37e013147536fa837a66d1ec19fa0e0"),
+    sk: hex("03b9fdae61a171d3be2e339c8af9d94c8bb57a81bc82dd9f1e2c93fedd9d01ef"),
+    ct: hex("15a1d4c9b535a01bfe723d62888969a6da372d31137ede7ef2c4c36ff8327f02"),
+    ss: hex("4039deafff6eaa97ff3addad012af92970f36c62f22f7956ab0eeb2d0b9affd1"),
+};
+pub(crate) const HQC_256: HqcAnswers = HqcAnswers {
+    seed: HQC_SEED,
+    pk: hex("07a83ba1503b00f9709655d960339c6ae84ad7afbf5f8948713df59b1e268573"),
+    sk: hex("996617c0019d837fbd4528cde5a812cbda2152d9dcfef6b57ae156260a31d3f1"),
+    ct: hex("74d8937217126738b75d6531d0a49f0a5599eaffbe40ea58c86628d4b1183543"),
+    ss: hex("50f924c792a1ae5df452f0fa3fd01032cc8c58f2e2cea5316271f615839d218d"),
+};
+
+/// `algorithm`'s HQC answers; `None` for any other algorithm.
+pub(crate) fn hqc(algorithm: Algorithm) -> Option<&'static HqcAnswers> {
+    match algorithm {
+        Algorithm::HqcKem128 => Some(&HQC_128),
+        Algorithm::HqcKem192 => Some(&HQC_192),
+        Algorithm::HqcKem256 => Some(&HQC_256),
+        _ => None,
+    }
+}
 
 /// `algorithm`'s SLH-DSA answers; `None` for any other algorithm.
 pub(crate) fn slh_dsa(algorithm: Algorithm) -> Option<&'static SlhDsaAnswers> {
@@ -514,6 +580,67 @@ mod tests {
         dsa::<libcrux_dsa::MlDsa44, pqbench_pqclean::MlDsa44>("ML-DSA-44");
         dsa::<libcrux_dsa::MlDsa65, pqbench_pqclean::MlDsa65>("ML-DSA-65");
         dsa::<libcrux_dsa::MlDsa87, pqbench_pqclean::MlDsa87>("ML-DSA-87");
+    }
+
+    /// The HQC table is the official vectors' first entries, read from the
+    /// files `hqc-kem`'s package ships (found through `cargo metadata`),
+    /// each file's SHA-256 pinned: a new release of the crate with other
+    /// vectors fails here until the table and the pin are renewed together.
+    #[test]
+    fn hqc_answers_are_the_official_vectors() {
+        use sha2::{Digest as _, Sha256};
+
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        let output = std::process::Command::new(&cargo)
+            .args(["metadata", "--format-version", "1", "--offline", "--manifest-path", manifest])
+            .output()
+            .unwrap_or_else(|error| panic!("could not run `{cargo} metadata`: {error}"));
+        assert!(
+            output.status.success(),
+            "`cargo metadata` failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
+        let package = metadata["packages"]
+            .as_array()
+            .and_then(|packages| packages.iter().find(|p| p["name"] == "hqc-kem"))
+            .expect("hqc-kem among the suite's dependencies");
+        assert_eq!(package["version"], "0.1.0-rc.0", "the pin below is of this release's files");
+        let root = std::path::Path::new(package["manifest_path"].as_str().expect("a manifest path"))
+            .parent()
+            .expect("the package's folder")
+            .join("kat");
+        let files = [
+            ("hqc-1.rsp", "f4135530c7c6bab0d2a49eca78118310c06721518d8df3774cc5201e66ae9cd2", &HQC_128),
+            ("hqc-3.rsp", "edbb4725ddc4e882fea460c9d04ca6499266be3d6cacd2909c05c744fc45901b", &HQC_192),
+            ("hqc-5.rsp", "68d45adf1528f09554c452a5cde29929f73369b1d5374835252118c55541af5a", &HQC_256),
+        ];
+        for (file, pinned, answers) in files {
+            let path = root.join(file);
+            let text =
+                std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            assert_eq!(hex_of(&Sha256::digest(text.as_bytes())), pinned, "{file} is not the file pinned");
+            // The fields of `count = 0`, up to the next vector.
+            let first = text.split("count = 1\n").next().expect("a first vector");
+            let field = |name: &str| -> Vec<u8> {
+                let line = first
+                    .lines()
+                    .find_map(|line| line.strip_prefix(&format!("{name} = ")))
+                    .unwrap_or_else(|| panic!("{file}: no {name} in count = 0"));
+                (0..line.len() / 2)
+                    .map(|i| u8::from_str_radix(&line[2 * i..2 * i + 2], 16).expect("hex"))
+                    .collect()
+            };
+            assert!(first.contains("count = 0\n"), "{file} begins with count = 0");
+            assert_eq!(field("seed"), answers.seed, "{file} seed");
+            for (name, digest) in
+                [("pk", answers.pk), ("sk", answers.sk), ("ct", answers.ct), ("ss", answers.ss)]
+            {
+                assert_eq!(Sha3_256::digest(field(name)).as_slice(), digest, "{file} {name}");
+            }
+        }
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod ecc;
 #[cfg(feature = "fn-dsa")]
 mod fn_dsa;
 mod hash;
+mod hqc;
 mod hybrid;
 #[cfg(feature = "libcrux")]
 pub mod interop;
@@ -91,6 +92,15 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::FnDsa1024, Operation::Keygen),
     (Algorithm::FnDsa1024, Operation::Sign),
     (Algorithm::FnDsa1024, Operation::Verify),
+    (Algorithm::HqcKem128, Operation::Keygen),
+    (Algorithm::HqcKem128, Operation::Encaps),
+    (Algorithm::HqcKem128, Operation::Decaps),
+    (Algorithm::HqcKem192, Operation::Keygen),
+    (Algorithm::HqcKem192, Operation::Encaps),
+    (Algorithm::HqcKem192, Operation::Decaps),
+    (Algorithm::HqcKem256, Operation::Keygen),
+    (Algorithm::HqcKem256, Operation::Encaps),
+    (Algorithm::HqcKem256, Operation::Decaps),
     (Algorithm::Rsa2048, Operation::Public),
     (Algorithm::Rsa2048, Operation::Private),
     (Algorithm::EcdsaP256, Operation::Sign),
@@ -185,6 +195,9 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::FnDsa512 => fn_dsa::bench::<fn_dsa::FnDsa512>(algorithm, &mut session),
             #[cfg(feature = "fn-dsa")]
             Algorithm::FnDsa1024 => fn_dsa::bench::<fn_dsa::FnDsa1024>(algorithm, &mut session),
+            Algorithm::HqcKem128 => hqc::bench::<hqc::Hqc128Params>(algorithm, &mut session),
+            Algorithm::HqcKem192 => hqc::bench::<hqc::Hqc192Params>(algorithm, &mut session),
+            Algorithm::HqcKem256 => hqc::bench::<hqc::Hqc256Params>(algorithm, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),

@@ -263,9 +263,9 @@ mod tests {
         for other in [Algorithm::MlDsa65, Algorithm::Falcon512, Algorithm::Mayo1, Algorithm::X25519] {
             assert!(!other.is_kem(), "{other}");
         }
-        // pqm4's own spelling, and the standard's name untouched.
+        // pqm4's own spelling for round 4; the selected HQC has the standard's name.
         assert_eq!(Algorithm::from_name("hqc-128"), Ok(Algorithm::Hqc128));
-        assert_eq!(Algorithm::from_name("HQC-128"), Err(UnknownName));
+        assert_eq!(Algorithm::from_name("HQC-128"), Ok(Algorithm::HqcKem128));
         assert_eq!(Algorithm::from_name("qTesla-I"), Ok(Algorithm::QTeslaI));
         assert_eq!(Algorithm::Hqc128.family(), Family::PostQuantum);
     }
@@ -304,7 +304,14 @@ mod tests {
         );
         // wolfCrypt's further SLH-DSA, FrodoKEM and LMS/HSS sets follow them.
         assert_eq!(Algorithm::ALL[after + 6], Algorithm::SlhDsaSha2_128s);
-        assert_eq!(Algorithm::ALL.last(), Some(&Algorithm::HssSha256_192L4H5W8));
+        // Then the suite's HQC, as selected (not round 4's `hqc-128`).
+        let hss = Algorithm::ALL.iter().position(|&a| a == Algorithm::HssSha256_192L4H5W8).unwrap();
+        assert_eq!(
+            Algorithm::ALL[hss + 1..],
+            [Algorithm::HqcKem128, Algorithm::HqcKem192, Algorithm::HqcKem256]
+        );
+        assert_eq!(Algorithm::HqcKem128.pqc_kind(), Some(Family::Kem));
+        assert_ne!(Algorithm::from_name("HQC-128"), Algorithm::from_name("hqc-128"));
         assert!(Algorithm::EFrodoKem640Aes.is_kem());
         assert_ne!(Algorithm::FrodoKem640Aes, Algorithm::Frodokem640aes);
         assert_eq!(Algorithm::HssSha256L2H10W2.pqc_kind(), Some(Family::HashBasedSignature));

@@ -268,7 +268,10 @@ mod tests {
                 Algorithm::XWing,
                 Algorithm::SlhDsaSha2_128f,
                 Algorithm::FnDsa512,
-                Algorithm::FnDsa1024
+                Algorithm::FnDsa1024,
+                Algorithm::HqcKem128,
+                Algorithm::HqcKem192,
+                Algorithm::HqcKem256
             ]
         );
         assert_eq!(

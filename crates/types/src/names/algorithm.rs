@@ -340,5 +340,11 @@ names! {
         HssSha256_192L3H5W8 => "HSS-SHA256/192-L3-H5-W8",
         HssSha256_192L3H10W4 => "HSS-SHA256/192-L3-H10-W4",
         HssSha256_192L4H5W8 => "HSS-SHA256/192-L4-H5-W8",
+        // HQC as NIST selected it (the 2025-08-22 specification, FIPS 207's
+        // draft), as the suite runs it: its keys and shared secret differ
+        // from round 4's, which pqm4's tables name `hqc-128` (above).
+        HqcKem128 => "HQC-128",
+        HqcKem192 => "HQC-192",
+        HqcKem256 => "HQC-256",
     }
 }

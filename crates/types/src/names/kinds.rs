@@ -133,6 +133,9 @@ impl Algorithm {
                 | EFrodoKem976Shake
                 | EFrodoKem1344Aes
                 | EFrodoKem1344Shake
+                | HqcKem128
+                | HqcKem192
+                | HqcKem256
         )
     }
 
