@@ -85,6 +85,7 @@ pub const TESTED: &[(&str, &str)] = &[
     ("mps2-an386", "opt-s-rustcrypto"),
     ("mps2-an386", "opt-s-pqclean"),
     ("netduinoplus2", "opt-s"),
+    ("mps2-an505", "opt-s"),
     // The probe sequence's dry run, against each real chip in probe-rs's
     // registry: each probe board's serial and probe images.
     ("nucleo-f446ze", "opt-s"),

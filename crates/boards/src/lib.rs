@@ -97,6 +97,13 @@ pub struct QemuMachine {
     pub cpu: Option<&'static str>,
     /// `-serial` options in UART order; the one given as `pty` is the console.
     pub serials: &'static [&'static str],
+    /// The chip board (its firmware name) whose core and memory layout
+    /// this machine's image mirrors, so the emulator shows what runs and
+    /// fits there; none for a core of its own.
+    pub stands_in_for: Option<&'static str>,
+    /// Whether the Cortex-M4 timing model applies: the core is an M4. Its
+    /// costs are the M4's (TRM), so another core's run is not estimated.
+    pub m4_timing_model: bool,
 }
 
 /// How an image sends its records.
@@ -234,7 +241,9 @@ const CHIP_VARIANTS: &[&str] = &["opt-s", "opt-z", "opt-3", PROBE_VARIANT, "opt-
 
 /// Every board. libcrux where the flash holds it: the NUCLEO-F446ZE's 512
 /// KiB does not (the image needs about 650 KiB), so it and the
-/// netduinoplus2, which stands in for it on QEMU, use RustCrypto's.
+/// netduinoplus2, which stands in for it on QEMU, use RustCrypto's. The
+/// mps2-an505 stands in for the B-U585I-IOT02A: the U585's Cortex-M33
+/// target, implementation and RAM layout on an emulated M33.
 pub const BOARDS: &[Board] = &[
     Board {
         firmware: "mps2-an386",
@@ -247,6 +256,8 @@ pub const BOARDS: &[Board] = &[
             machine: "mps2-an386",
             cpu: Some("cortex-m4"),
             serials: &["pty"],
+            stands_in_for: None,
+            m4_timing_model: true,
         }),
         variants: &["opt-s", "opt-z", "opt-3", "opt-s-defmt", "opt-s-rustcrypto", "opt-s-pqclean"],
         clock: QEMU_CLOCK,
@@ -263,8 +274,29 @@ pub const BOARDS: &[Board] = &[
             cpu: None,
             // USART3 is the console, as on NUCLEO-144 boards.
             serials: &["null", "null", "pty"],
+            stands_in_for: Some("nucleo-f446ze"),
+            m4_timing_model: true,
         }),
         variants: &["opt-s", "opt-z", "opt-3"],
+        clock: QEMU_CLOCK,
+    },
+    Board {
+        firmware: "mps2-an505",
+        name: "Cortex-M33 on QEMU mps2-an505 (emulated, 768 KiB RAM laid out as the U585's; times are instruction counts)",
+        target: "thumbv8m.main-none-eabihf",
+        chip: Chip { flash_bytes: 4 * MIB, ram_bytes: 768 * KIB },
+        pqc: Pqc::Libcrux,
+        reached: Reached::Emulated(QemuMachine {
+            id: "qemu-mps2-an505",
+            machine: "mps2-an505",
+            // The machine has its one core, a Cortex-M33 with the FPU and
+            // the Security Extension; the image runs in Secure state.
+            cpu: None,
+            serials: &["pty"],
+            stands_in_for: Some("b-u585i-iot02a"),
+            m4_timing_model: false,
+        }),
+        variants: &["opt-s"],
         clock: QEMU_CLOCK,
     },
     Board {
@@ -408,6 +440,18 @@ impl Board {
             (Transport::DefmtSerial, _) => format!("{}-defmt-serial.elf", self.firmware),
             (Transport::DefmtRtt, _) => format!("{}-defmt-rtt.elf", self.firmware),
         }
+    }
+}
+
+/// Where a column of board `id` goes among others, boards in this order:
+/// a stand-in right after the chip it stands for (so the U585's column
+/// and its emulated M33's sit side by side), every other board by its id
+/// (a board the catalogue does not know, an agent's `host/board`, as
+/// itself).
+pub fn column_order(id: &str) -> (&str, bool, &str) {
+    match Board::emulated(id).and_then(|(_, machine)| machine.stands_in_for) {
+        Some(chip) => (chip, true, id),
+        None => (id, false, id),
     }
 }
 

@@ -87,3 +87,47 @@ fn only_a_fallback_clock_is_worth_a_note() {
     assert_eq!(clock_note(Some("a-board-of-another-host"), Some("hsi")), None);
     assert_eq!(clock_note(None, Some("hsi")), None);
 }
+
+/// A stand-in shows what runs and fits on the chip it names: the same
+/// target and implementation, RAM no larger; the M4 timing model only on
+/// an M4's target.
+#[test]
+fn a_stand_in_mirrors_its_chip() {
+    let mut stood_for = BTreeSet::new();
+    for board in BOARDS {
+        let Some(machine) = board.qemu() else { continue };
+        assert_eq!(machine.m4_timing_model, board.target == "thumbv7em-none-eabihf", "{}", board.firmware);
+        let Some(chip) = machine.stands_in_for else { continue };
+        let chip = Board::by_firmware(chip).unwrap_or_else(|| panic!("{}: no board {chip}", board.firmware));
+        assert!(chip.probe_rs_chip().is_some(), "{} stands in for a chip", board.firmware);
+        assert_eq!((board.target, board.pqc), (chip.target, chip.pqc), "{}", board.firmware);
+        assert!(board.chip.ram_bytes <= chip.chip.ram_bytes, "{}", board.firmware);
+        stood_for.insert(chip.firmware);
+    }
+    // Every core of the catalogue's chips has an emulated board.
+    assert!(stood_for.contains("nucleo-f446ze") && stood_for.contains("b-u585i-iot02a"), "{stood_for:?}");
+}
+
+#[test]
+fn a_stand_ins_column_follows_its_chips() {
+    let mut ids = [
+        "qemu-mps2-an386",
+        "qemu-netduinoplus2",
+        "b-u585i-iot02a",
+        "qemu-mps2-an505",
+        "nucleo-f446ze",
+        "lab/x",
+    ];
+    ids.sort_by_key(|id| column_order(id));
+    assert_eq!(
+        ids,
+        [
+            "b-u585i-iot02a",
+            "qemu-mps2-an505",
+            "lab/x",
+            "nucleo-f446ze",
+            "qemu-netduinoplus2",
+            "qemu-mps2-an386"
+        ]
+    );
+}

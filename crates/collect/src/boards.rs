@@ -422,7 +422,11 @@ impl Boards {
                 }
                 let framing = if named.transport == Transport::Text { Framing::Text } else { Framing::Defmt };
                 let monitor = self.monitors.as_ref().map(|dir| dir.join(format!("{}.monitor", machine.id)));
-                let timing_model = TimingModelPlugin::beside(&self.firmware_dir, &image);
+                // The M4's costs say nothing of another core's cycles.
+                let timing_model = machine
+                    .m4_timing_model
+                    .then(|| TimingModelPlugin::beside(&self.firmware_dir, &image))
+                    .flatten();
                 let options = EmulatorOptions { monitor, timing_model };
                 Target::Emulated { board, machine, image, framing, options }
             }

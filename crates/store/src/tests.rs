@@ -372,6 +372,24 @@ async fn the_matrix_is_the_latest_complete_run_of_each_board_and_build(store: St
     assert!(!shown(&matrix).0.iter().any(|(id, _)| [runs.a_release_old, runs.a_release_cut].contains(id)));
 }
 
+/// A stand-in's column sits right after its chip's, whatever the runs'
+/// order or the boards' ids: the U585 and its emulated Cortex-M33 side by
+/// side, the F446 and its netduinoplus2.
+async fn a_stand_ins_column_sits_beside_its_chips(store: Store) {
+    let hash = [(Algorithm::Sha256, Operation::Hash)];
+    let boards =
+        ["qemu-netduinoplus2", "qemu-mps2-an505", "qemu-mps2-an386", "nucleo-f446ze", "b-u585i-iot02a"];
+    for board in boards {
+        uploaded_run(&store, board, "release", RunStatus::Complete, &hash).await;
+    }
+    let matrix = store.matrix(&ResultQuery::default()).await.unwrap();
+    let columns: Vec<&str> = matrix.columns.iter().map(|c| c.run.board.as_str()).collect();
+    assert_eq!(
+        columns,
+        ["b-u585i-iot02a", "qemu-mps2-an505", "nucleo-f446ze", "qemu-netduinoplus2", "qemu-mps2-an386"]
+    );
+}
+
 async fn the_matrix_keeps_what_its_filters_keep(store: Store) {
     let runs = matrix_runs(&store).await;
     let matrix = |query: ResultQuery| {
@@ -564,6 +582,7 @@ on_both_databases!(
     a_server_interrupts_only_runs_no_live_server_is_making,
     the_matrix_is_the_latest_complete_run_of_each_board_and_build,
     the_matrix_keeps_what_its_filters_keep,
+    a_stand_ins_column_sits_beside_its_chips,
     a_matrix_of_chosen_runs_has_them_in_the_order_asked,
     the_matrix_shows_the_newest_pairs_when_more_match,
     result_rows_are_filtered_by_build,

@@ -9,6 +9,8 @@ use pqbench_types::Clock;
 use crate::memory;
 
 // Emulated boards count SysTick; chips count cycles.
+#[cfg(any(feature = "mps2-an386", feature = "mps2-an505"))]
+mod cmsdk_uart;
 #[cfg(any(feature = "nucleo-f446ze", feature = "nucleo-f439zi", feature = "b-u585i-iot02a"))]
 mod dwt;
 #[cfg(any(
@@ -22,7 +24,7 @@ mod stm32_gpio;
 mod stm32f4;
 #[cfg(feature = "b-u585i-iot02a")]
 mod stm32u5;
-#[cfg(any(feature = "mps2-an386", feature = "netduinoplus2"))]
+#[cfg(any(feature = "mps2-an386", feature = "netduinoplus2", feature = "mps2-an505"))]
 mod systick;
 
 #[cfg(feature = "mps2-an386")]
@@ -30,6 +32,9 @@ mod systick;
 pub mod board;
 #[cfg(feature = "netduinoplus2")]
 #[path = "netduinoplus2.rs"]
+pub mod board;
+#[cfg(feature = "mps2-an505")]
+#[path = "mps2_an505.rs"]
 pub mod board;
 #[cfg(feature = "nucleo-f446ze")]
 #[path = "nucleo_f446ze.rs"]
@@ -175,10 +180,26 @@ pub struct Clocks {
     /// the DWT counts cycles; an emulator's own figure.
     pub ticks_per_second: u64,
     /// The console UART's peripheral clock (its APB bus).
-    // The mps2-an386's UART takes a fixed divider, which QEMU ignores.
-    #[cfg_attr(feature = "mps2-an386", allow(dead_code))]
+    // The MPS2 machines' UART takes a fixed divider, which QEMU ignores.
+    #[cfg_attr(any(feature = "mps2-an386", feature = "mps2-an505"), allow(dead_code))]
     pub uart_hz: u32,
     pub flash: FlashTiming,
+}
+
+#[cfg(any(feature = "mps2-an386", feature = "netduinoplus2", feature = "mps2-an505"))]
+impl Clocks {
+    /// An emulator's clocks, left as QEMU starts them (there is nothing to
+    /// set up): the core at `clock_hz`, which SysTick counts, and the
+    /// console UART's bus at `uart_hz`.
+    pub const fn qemu(clock_hz: u64, uart_hz: u32) -> Clocks {
+        Clocks {
+            source: ClockSource::Qemu,
+            clock_hz,
+            ticks_per_second: clock_hz,
+            uart_hz,
+            flash: FlashTiming::EMULATED,
+        }
+    }
 }
 
 /// How the core's fetches from the flash were timed: the wait states and
@@ -313,7 +334,8 @@ impl Platform for BoardPlatform {
     /// plugin when it translates the instruction. The plugin API shows it
     /// neither registers nor memory, so a mark must be an instruction.
     /// Nothing on a real board, where the debug hint would be the chip's
-    /// to interpret.
+    /// to interpret, and none on the Cortex-M33 stand-in, which the M4's
+    /// model does not time.
     #[inline(always)]
     fn mark(&mut self, mark: Mark) {
         #[cfg(any(feature = "mps2-an386", feature = "netduinoplus2"))]

@@ -7,14 +7,13 @@
 
 use pqbench_types::TickUnit;
 
+use super::Clocks;
 use super::stm32f4::{self, Usart};
-use super::{ClockSource, Clocks};
 
 pub const ID: &str = "qemu-netduinoplus2";
 pub const MCU: &str = "STM32F405RG (QEMU netduinoplus2)";
 pub const CORE: &str = "cortex-m4";
 pub const CLOCK_HZ: u64 = 168_000_000;
-pub const TICKS_PER_SECOND: u64 = 168_000_000;
 pub const TICK_UNIT: TickUnit = TickUnit::QemuTicks;
 /// As on the NUCLEO-F446ZE, whose 128 KiB this board's memory map mirrors,
 /// so the emulator shows what fits the F446.
@@ -28,13 +27,7 @@ pub type Uart = Usart;
 /// clock is the reset clock's (16 MHz HSI on APB1), so the divider is the
 /// one a chip would need; the baud rate means nothing to QEMU.
 pub fn init_clocks() -> Clocks {
-    Clocks {
-        source: ClockSource::Qemu,
-        clock_hz: CLOCK_HZ,
-        ticks_per_second: TICKS_PER_SECOND,
-        uart_hz: stm32f4::HSI_HZ,
-        flash: super::FlashTiming::EMULATED,
-    }
+    Clocks::qemu(CLOCK_HZ, stm32f4::HSI_HZ)
 }
 
 pub fn uart(clocks: &Clocks) -> Uart {

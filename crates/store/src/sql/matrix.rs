@@ -28,7 +28,11 @@ impl Statements {
             let truncated = latest.len() > MAX_MATRIX_COLUMNS;
             latest.truncate(MAX_MATRIX_COLUMNS);
             let mut columns = self.columns(&latest).await?;
-            columns.sort_by(|a, b| (&a.run.board, &a.build_label).cmp(&(&b.run.board, &b.build_label)));
+            // By board (a stand-in beside its chip), then build.
+            columns.sort_by(|a, b| {
+                (pqbench_boards::column_order(&a.run.board), &a.build_label)
+                    .cmp(&(pqbench_boards::column_order(&b.run.board), &b.build_label))
+            });
             (columns, truncated)
         } else {
             // In the order asked, each run once.
