@@ -121,6 +121,12 @@ impl Emulator {
             .map_err(|source| BoardError::Serial { path: self.console.clone(), source })
     }
 
+    /// QEMU's CPU time, for a collector to tell a board computing a long
+    /// call from one whose core halted (`Collector::emulator_cpu`).
+    pub fn cpu_clock(&self) -> Option<crate::collector::ProcessCpu> {
+        crate::collector::ProcessCpu::of(self.child.id()?)
+    }
+
     pub async fn stop(mut self) {
         let _ = self.child.kill().await;
     }

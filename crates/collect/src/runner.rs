@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::boards::{
     BoardError, Boards, Emulator, EmulatorOptions, Framing, QemuMachine, Reservation, Target,
 };
-use crate::collector::{Collector, Outcome, Progress};
+use crate::collector::{Collector, CpuClock, Outcome, Progress};
 use crate::frames::{DefmtDecoder, FrameDecoder};
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
@@ -23,11 +23,13 @@ pub const DEFAULT_MIN_TIME_MS: u32 = 1000;
 /// The firmware keeps at most this many samples per operation.
 pub const MAX_ITERATIONS: u32 = 1024;
 pub const MAX_TIME_MS: u32 = 60_000;
-/// An emulated board never goes quiet for long: its slowest operation
-/// takes about a second of host time per call, and while it measures it
-/// sends a `measuring` record about every second of its time, however long
-/// the operation. Silence means it locked up (a stack overflow ends in a
-/// lockup), so the run fails sooner than a real board's would.
+/// An emulated board never goes quiet for long: while it measures it sends
+/// a `measuring` record about every second of its time, however long the
+/// operation, and the host waits as long as its slowest call needs. Longer
+/// silence with QEMU idle means its core halted (a fault handler asleep in
+/// `wfi`; a lockup ends QEMU itself), so the run fails sooner than a real
+/// board's would; with QEMU computing (a call longer than this before any
+/// pace is known), it is waited for (`Collector::emulator_cpu`).
 pub const EMULATED_SILENCE: std::time::Duration = std::time::Duration::from_secs(30);
 /// The error of a run stopped with [`PreparedRun::canceller`].
 pub const CANCELLED: &str = "cancelled from the dashboard";
@@ -248,6 +250,7 @@ impl PreparedRun {
         collector.leave_outcome_to_caller = true;
         collector.silence = EMULATED_SILENCE;
         collector.emulated = true;
+        collector.emulator_cpu = emulator.cpu_clock().map(|clock| Box::new(clock) as Box<dyn CpuClock>);
         collector.image = Some((&image).into());
         collector.timing_model = options
             .timing_model

@@ -1,12 +1,12 @@
 //! SLH-DSA (FIPS 205), the stateless hash-based signature, as RustCrypto's
 //! `slh-dsa` does it, at SLH-DSA-SHA2-128f; generic over the parameter set.
 //!
-//! The other sets wait for the host to wait out a single long call: one
-//! SLH-DSA-SHAKE-128f signature (1.2 billion Cortex-M4 cycles in pqm4's
-//! final table) took longer than an emulated board's 30 s silence limit
-//! under the timing model on a busy host, before the board could send its
-//! first record of the operation; the `128s` sets sign in 7.7 (SHA2) and
-//! 24.6 (SHAKE) billion cycles.
+//! The other sets wait for a board clock that outlasts one of their calls:
+//! a SHAKE-128f signature is 1.2 billion Cortex-M4 cycles in pqm4's final
+//! table, the `128s` sets' 7.7 (SHA2) and 24.6 (SHAKE) billion, while the
+//! emulated boards' SysTick wraps every 2^24 steps (671 million
+//! instructions on the mps2-an386) and a chip's cycle counter every 2^32
+//! cycles (24 s at 180 MHz), and a wrap inside one call goes unseen.
 
 use pqbench_types::{Algorithm, Failure, KeyFormat, Operation};
 use slh_dsa::signature::{RandomizedSigner, Verifier};

@@ -9,7 +9,10 @@ pub trait Link {
     /// Why no more bytes will come, as the run's error says it.
     type Error: std::fmt::Display;
 
-    /// The next bytes, or why no more will come.
+    /// The next bytes, or why no more will come. Cancel safe: a silence
+    /// limit drops an unfinished call and may call again (an emulated
+    /// board that computes is waited for), so no byte may be lost in a
+    /// call that never returned.
     async fn receive(&mut self) -> Result<Vec<u8>, Self::Error>;
 }
 

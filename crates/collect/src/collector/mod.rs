@@ -6,12 +6,14 @@
 //! short keeps what it measured (and its error says how many); every
 //! refused record is counted on the run.
 
+mod computing;
 mod handshake;
 mod link;
 mod outcome;
 mod pace;
 mod restart;
 
+pub use computing::{COMPUTING_SHARE, CpuClock, LONGEST_COMPUTING_SILENCE, ProcessCpu};
 pub use link::{Link, PortError, SerialLink};
 pub use outcome::{Outcome, RESTARTED};
 pub use pace::{MAX_WAIT, SLOWEST_CALLS};
@@ -27,6 +29,7 @@ use crate::frames::FrameDecoder;
 use crate::image::FirmwareImage;
 use crate::record::{RecordError, SharedRecorder};
 use crate::timing_model::TimingModel;
+use computing::Stretch;
 use handshake::{handshake, send};
 use outcome::Ending;
 use pace::Watch;
@@ -67,6 +70,11 @@ pub struct Collector {
     pub leave_outcome_to_caller: bool,
     /// An emulated board's timing model: each result gets its estimate.
     pub timing_model: Option<std::sync::Mutex<TimingModel>>,
+    /// An emulated board's QEMU, whose CPU time tells a silent board that
+    /// computes (one long call) from one whose core halted: past the
+    /// silence limit it is waited for while it computes (see
+    /// [`computing`](self::computing)'s [`LONGEST_COMPUTING_SILENCE`]).
+    pub emulator_cpu: Option<Box<dyn CpuClock>>,
 }
 
 /// What ties a run to one firmware file.
@@ -93,6 +101,7 @@ impl Collector {
             emulated: false,
             leave_outcome_to_caller: false,
             timing_model: None,
+            emulator_cpu: None,
         }
     }
 
@@ -156,11 +165,23 @@ impl Collector {
         let mut banner = BannerScan::default();
         // Reset by each record read, not by each byte: see `silence`.
         let mut deadline = tokio::time::Instant::now() + self.silence;
+        let mut last_record = tokio::time::Instant::now();
+        let cpu = self.emulator_cpu.as_deref();
+        let mut stretch = Stretch::begin(cpu);
         let mut noise = false;
         loop {
             let bytes = match tokio::time::timeout_at(deadline, link.receive()).await {
                 Err(_) => {
-                    let silent = state.wait.unwrap_or(self.silence).as_secs();
+                    let now = tokio::time::Instant::now();
+                    let silent_for = now.duration_since(last_record);
+                    if stretch.computed(cpu, now) && silent_for + self.silence <= LONGEST_COMPUTING_SILENCE {
+                        deadline = now + self.silence;
+                        stretch = Stretch::begin(cpu);
+                        continue;
+                    }
+                    // The wait allowed, or all of it where a computing
+                    // emulator was waited for longer.
+                    let silent = state.wait.unwrap_or(self.silence).max(silent_for).as_secs();
                     return Ok(Ending::Lost(if noise {
                         format!("the board sent nothing readable for {silent} s, only noise")
                     } else {
@@ -181,7 +202,9 @@ impl Collector {
                 if record {
                     // After the record is handled: a `measuring` one may
                     // have set a longer wait for the next.
-                    deadline = tokio::time::Instant::now() + state.wait.unwrap_or(self.silence);
+                    last_record = tokio::time::Instant::now();
+                    deadline = last_record + state.wait.unwrap_or(self.silence);
+                    stretch = Stretch::begin(cpu);
                     noise = false;
                 }
             }

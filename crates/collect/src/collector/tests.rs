@@ -47,19 +47,29 @@ impl Recorder for Counting {
 }
 
 /// A board's lines, each after a pause; then silence, its port open.
-struct Scripted(VecDeque<(Duration, Vec<u8>)>);
+struct Scripted {
+    lines: VecDeque<(Duration, Vec<u8>)>,
+    /// When the next line is due, once a call has begun waiting for it.
+    due: Option<Instant>,
+}
+
+impl From<Vec<(Duration, Vec<u8>)>> for Scripted {
+    fn from(script: Vec<(Duration, Vec<u8>)>) -> Self {
+        Scripted { lines: script.into(), due: None }
+    }
+}
 
 impl Link for Scripted {
     type Error = std::convert::Infallible;
 
+    /// Cancel safe, as a serial port's read is: a call dropped while it
+    /// waits leaves the line due at the same time.
     async fn receive(&mut self) -> Result<Vec<u8>, Self::Error> {
-        match self.0.pop_front() {
-            Some((pause, bytes)) => {
-                tokio::time::sleep(pause).await;
-                Ok(bytes)
-            }
-            None => std::future::pending().await,
-        }
+        let Some(&(pause, _)) = self.lines.front() else { return std::future::pending().await };
+        let due = *self.due.get_or_insert_with(|| Instant::now() + pause);
+        tokio::time::sleep_until(due).await;
+        self.due = None;
+        Ok(self.lines.pop_front().map(|(_, bytes)| bytes).unwrap_or_default())
     }
 }
 
@@ -124,12 +134,34 @@ fn end(iterations: u32, total_ticks: u64) -> Vec<Vec<u8>> {
 /// Collects the script with a 30 s silence limit: the outcome, the
 /// host time it took, and the refusals.
 async fn collect(script: Vec<(Duration, Vec<u8>)>) -> (Outcome, Duration, Vec<String>) {
+    collect_emulated(script, None).await
+}
+
+/// An emulator that computes (a core's worth of CPU time per second) until
+/// `halts` after it starts, then uses none: its core halted.
+struct Qemu {
+    started: Instant,
+    halts: Duration,
+}
+
+impl CpuClock for Qemu {
+    fn used(&self) -> Option<Duration> {
+        Some(self.started.elapsed().min(self.halts))
+    }
+}
+
+/// [`collect`], from an emulated board whose QEMU is `emulator`.
+async fn collect_emulated(
+    script: Vec<(Duration, Vec<u8>)>,
+    emulator: Option<Qemu>,
+) -> (Outcome, Duration, Vec<String>) {
     let recorder = Arc::new(Counting::default());
     let mut collector = Collector::to(recorder.clone());
     collector.silence = SILENCE;
+    collector.emulator_cpu = emulator.map(|e| Box::new(e) as Box<dyn CpuClock>);
     let started = Instant::now();
     let outcome =
-        collector.collect_link(&mut Scripted(script.into()), &mut Decoder::new(), |_| {}).await.unwrap();
+        collector.collect_link(&mut Scripted::from(script), &mut Decoder::new(), |_| {}).await.unwrap();
     let rejected = recorder.rejected.lock().unwrap().clone();
     (outcome, started.elapsed(), rejected)
 }
@@ -251,4 +283,57 @@ async fn a_measuring_record_for_another_operation_is_refused() {
     assert_eq!(outcome.status, RunStatus::Incomplete, "{outcome:?}");
     assert_eq!(rejected.len(), 1, "{rejected:?}");
     assert!(rejected[0].contains("RSA-2048 public"), "{rejected:?}");
+}
+
+/// The first call of an operation, 100 s long, before any record gave the
+/// board's pace: its emulator computing all along, it is waited for.
+fn one_long_first_call() -> Vec<(Duration, Vec<u8>)> {
+    let mut script: Vec<_> = at_once(start()).collect();
+    script.push((Duration::ZERO, measuring(0, 0, 0)));
+    let mut rest = at_once(end(1, 100_000));
+    let (_, result) = rest.next().unwrap();
+    script.push((secs(100), result));
+    script.extend(rest);
+    script
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_silent_emulated_board_is_waited_for_while_its_emulator_computes() {
+    let computing = Qemu { started: Instant::now(), halts: Duration::MAX };
+    let (outcome, took, rejected) = collect_emulated(one_long_first_call(), Some(computing)).await;
+    assert_eq!((outcome.status, outcome.results), (RunStatus::Complete, 1), "{outcome:?} {rejected:?}");
+    assert_eq!(took, secs(100));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_silent_emulated_board_whose_core_halted_is_given_up_after_the_silence() {
+    // Its core halts 10 s into the call: the first 30 s of silence held
+    // 10 s of computing, a third of a core, so it is waited for once more;
+    // the next 30 s hold none.
+    let halted = Qemu { started: Instant::now(), halts: secs(10) };
+    let (outcome, took, _) = collect_emulated(one_long_first_call(), Some(halted)).await;
+    assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
+    assert_eq!(outcome.error.as_deref(), Some("the board sent nothing for 60 s"));
+    assert_eq!(took, secs(60));
+    // Halted from the start, it is given up after the silence, as a chip.
+    let idle = Qemu { started: Instant::now(), halts: Duration::ZERO };
+    let (outcome, took, _) = collect_emulated(one_long_first_call(), Some(idle)).await;
+    assert_eq!(outcome.error.as_deref(), Some("the board sent nothing for 30 s"));
+    assert_eq!(took, SILENCE);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_emulated_board_that_computes_but_never_speaks_is_given_up_at_the_longest_silence() {
+    // The core computes for ever, but nothing reaches the host (a broken
+    // console): the wait has an end.
+    let mut script: Vec<_> = at_once(start()).collect();
+    script.push((Duration::ZERO, measuring(0, 0, 0)));
+    let computing = Qemu { started: Instant::now(), halts: Duration::MAX };
+    let (outcome, took, _) = collect_emulated(script, Some(computing)).await;
+    assert_eq!(outcome.status, RunStatus::Failed, "{outcome:?}");
+    assert_eq!(took, LONGEST_COMPUTING_SILENCE);
+    assert_eq!(
+        outcome.error,
+        Some(format!("the board sent nothing for {} s", LONGEST_COMPUTING_SILENCE.as_secs()))
+    );
 }
