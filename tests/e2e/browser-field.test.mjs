@@ -274,6 +274,16 @@ export const ml_kem768 = { ...honest768, encapsulate(publicKey, m) {
   await context.close();
 });
 
+// Every result ok, timed over at least 10 calls, from the standards' encoded keys.
+function assertTimedFromEncodedKeys(results) {
+  for (const r of results) {
+    const what = `${r.algorithm} ${r.operation}`;
+    assert.equal(r.status, 'ok', `${what}: ${r.note}`);
+    assert.ok(r.iterations >= 10 && r.ops_per_sec > 0, what);
+    assert.equal(r.key_format, 'encoded', what);
+  }
+}
+
 test("noble's X-Wing and SLH-DSA-SHA2-128f are checked against ours both ways and measured beside its ML-KEM and ML-DSA; what it lacks is not its row", async () => {
   const { context, page, problems } = await watchedPage(chromium.browser, server.base);
   const { runs, status } = await runInBrowser(page, { suite: 'with-classical', implementations: ['noble'] });
@@ -285,13 +295,24 @@ test("noble's X-Wing and SLH-DSA-SHA2-128f are checked against ours both ways an
   assert.deepEqual(algorithms, [
     'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'X-Wing', 'SLH-DSA-SHA2-128f',
   ]);
-  for (const r of results) {
-    const what = `${r.algorithm} ${r.operation}`;
-    assert.equal(r.status, 'ok', `${what}: ${r.note}`);
-    assert.ok(r.iterations >= 10 && r.ops_per_sec > 0, what);
-    assert.equal(r.key_format, 'encoded', what);
-  }
+  assertTimedFromEncodedKeys(results);
   assert.deepEqual(results.filter((r) => r.algorithm === 'X-Wing').map((r) => r.operation), ['keygen', 'encaps', 'decaps']);
+  assert.deepEqual(results.filter((r) => r.algorithm === 'SLH-DSA-SHA2-128f').map((r) => r.operation), ['keygen', 'sign', 'verify']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test("liboqs-js's SLH-DSA-SHA2-128f is checked against ours both ways and measured beside its ML-KEM and ML-DSA; its round 3 Falcon and round 4 HQC are not its rows", async () => {
+  const { context, page, problems } = await watchedPage(chromium.browser, server.base);
+  const { runs, status } = await runInBrowser(page, { suite: 'with-classical', implementations: ['liboqs'] });
+  assert.match(status, /^Done: run \d+$/, status);
+  assert.deepEqual(runs.map(implementationOf), ['liboqs-js@0.15.1']);
+  const results = await server.api(`/api/runs/${runs[0].id}/results`);
+  const algorithms = [...new Set(results.map((r) => r.algorithm))];
+  assert.deepEqual(algorithms, [
+    'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87', 'SLH-DSA-SHA2-128f',
+  ]);
+  assertTimedFromEncodedKeys(results);
   assert.deepEqual(results.filter((r) => r.algorithm === 'SLH-DSA-SHA2-128f').map((r) => r.operation), ['keygen', 'sign', 'verify']);
   assert.deepEqual(problems, []);
   await context.close();

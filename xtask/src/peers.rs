@@ -17,7 +17,7 @@ const PACKAGES: &[(&str, Keep)] = &[
     ("@noble/hashes", Keep::NobleModules),
     ("@noble/curves", Keep::NobleModules),
     ("@noble/ciphers", Keep::NobleModules),
-    ("@oqs/liboqs-js", Keep::LiboqsMlKemMlDsa),
+    ("@oqs/liboqs-js", Keep::LiboqsModules),
 ];
 
 /// The packages whose versions name a build (`noble-post-quantum@0.7.1`).
@@ -27,9 +27,15 @@ const NAMED: &[&str] = &["@noble/post-quantum", "@oqs/liboqs-js"];
 enum Keep {
     /// The ES modules at the package's top (not its TypeScript sources).
     NobleModules,
-    /// liboqs-js's module wrappers and the Emscripten builds of ML-KEM and ML-DSA.
-    LiboqsMlKemMlDsa,
+    /// liboqs-js's module wrappers and the Emscripten builds of the
+    /// algorithms `peers.js` compares (`LIBOQS_BUILDS`).
+    LiboqsModules,
 }
+
+/// The stems of liboqs-js's Emscripten builds `peers.js` loads: each is a
+/// wasm module of its own (65 KB for ML-DSA-65, 96 KB for SLH-DSA-SHA2-128f),
+/// so the 150 others of the package are not staged.
+const LIBOQS_BUILDS: &[&str] = &["ml-kem-", "ml-dsa-", "slh-dsa-sha2-128f."];
 
 impl Keep {
     fn keeps(self, relative: &str) -> bool {
@@ -37,10 +43,11 @@ impl Keep {
             Keep::NobleModules => {
                 relative.ends_with(".js") && !relative.starts_with("src/") && !relative.starts_with("test")
             }
-            Keep::LiboqsMlKemMlDsa => {
+            Keep::LiboqsModules => {
                 (relative.starts_with("src/") && relative.ends_with(".js"))
-                    || (relative.starts_with("dist/ml-kem-") || relative.starts_with("dist/ml-dsa-"))
-                        && relative.ends_with(".min.js")
+                    || relative.strip_prefix("dist/").is_some_and(|build| {
+                        LIBOQS_BUILDS.iter().any(|stem| build.starts_with(stem)) && build.ends_with(".min.js")
+                    })
             }
         }
     }
@@ -120,9 +127,11 @@ mod tests {
         assert!(Keep::NobleModules.keeps("abstract/modular.js"));
         assert!(!Keep::NobleModules.keeps("src/ml-kem.ts"));
         assert!(!Keep::NobleModules.keeps("ml-kem.d.ts"));
-        assert!(Keep::LiboqsMlKemMlDsa.keeps("src/algorithms/kem/ml-kem/ml-kem-768.js"));
-        assert!(Keep::LiboqsMlKemMlDsa.keeps("dist/ml-dsa-65.min.js"));
-        assert!(!Keep::LiboqsMlKemMlDsa.keeps("dist/ml-dsa-65.deno.js"));
-        assert!(!Keep::LiboqsMlKemMlDsa.keeps("dist/falcon-512.min.js"));
+        assert!(Keep::LiboqsModules.keeps("src/algorithms/kem/ml-kem/ml-kem-768.js"));
+        assert!(Keep::LiboqsModules.keeps("dist/ml-dsa-65.min.js"));
+        assert!(Keep::LiboqsModules.keeps("dist/slh-dsa-sha2-128f.min.js"));
+        assert!(!Keep::LiboqsModules.keeps("dist/ml-dsa-65.deno.js"));
+        assert!(!Keep::LiboqsModules.keeps("dist/falcon-512.min.js"));
+        assert!(!Keep::LiboqsModules.keeps("dist/slh-dsa-sha2-128s.min.js"));
     }
 }
