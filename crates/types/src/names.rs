@@ -304,12 +304,14 @@ mod tests {
         );
         // wolfCrypt's further SLH-DSA, FrodoKEM and LMS/HSS sets follow them.
         assert_eq!(Algorithm::ALL[after + 6], Algorithm::SlhDsaSha2_128s);
-        // Then the suite's HQC, as selected (not round 4's `hqc-128`).
+        // Then the suite's HQC, as selected (not round 4's `hqc-128`), and
+        // the suite's HSS set.
         let hss = Algorithm::ALL.iter().position(|&a| a == Algorithm::HssSha256_192L4H5W8).unwrap();
         assert_eq!(
             Algorithm::ALL[hss + 1..],
-            [Algorithm::HqcKem128, Algorithm::HqcKem192, Algorithm::HqcKem256]
+            [Algorithm::HqcKem128, Algorithm::HqcKem192, Algorithm::HqcKem256, Algorithm::HssSha256L1H5W4]
         );
+        assert_eq!(Algorithm::HssSha256L1H5W4.pqc_kind(), Some(Family::HashBasedSignature));
         assert_eq!(Algorithm::HqcKem128.pqc_kind(), Some(Family::Kem));
         assert_ne!(Algorithm::from_name("HQC-128"), Algorithm::from_name("hqc-128"));
         assert!(Algorithm::EFrodoKem640Aes.is_kem());

@@ -346,5 +346,9 @@ names! {
         HqcKem128 => "HQC-128",
         HqcKem192 => "HQC-192",
         HqcKem256 => "HQC-256",
+        // HSS with one LMS tree of height 5 and Winternitz 4: LMS alone, as
+        // a boot loader checks it, and the set the suite signs with (every
+        // call well inside the emulated boards' clock; 32 signatures).
+        HssSha256L1H5W4 => "HSS-SHA256-L1-H5-W4",
     }
 }

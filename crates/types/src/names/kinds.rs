@@ -66,6 +66,7 @@ impl Algorithm {
             | HssSha256L2H10W4
             | HssSha256L2H10W8
             | HssSha256L3H5W4
+            | HssSha256L1H5W4
             | HssSha256L3H5W8
             | HssSha256L3H10W4
             | HssSha256L4H5W8
