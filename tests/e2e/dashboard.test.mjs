@@ -109,7 +109,7 @@ test('board results are listed, and a browser run is stored and listed beside th
   assert.deepEqual(algorithms, [
     'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
     'X25519MLKEM768', 'X-Wing', 'SLH-DSA-SHA2-128f', 'FN-DSA-512', 'FN-DSA-1024',
-    'HQC-128', 'HQC-192', 'HQC-256', 'RSA-2048', 'ECDSA-P256', 'ECDH-P256', 'X25519', 'Ed25519', 'AES-128-GCM', 'SHA-256',
+    'HQC-128', 'HQC-192', 'HQC-256', 'HSS-SHA256-L1-H5-W4', 'RSA-2048', 'ECDSA-P256', 'ECDH-P256', 'X25519', 'Ed25519', 'AES-128-GCM', 'SHA-256',
   ]);
   for (const r of browserResults) {
     assert.equal(r.status, 'ok', `${r.algorithm} ${r.operation}`);

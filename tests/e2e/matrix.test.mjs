@@ -16,6 +16,7 @@ const sample = fileURLToPath(new URL('../samples/wolfcrypt-stm32u585-memory.txt'
 const PQC = new Set([
   'ML-KEM-512', 'ML-KEM-768', 'ML-KEM-1024', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87',
   'X25519MLKEM768', 'X-Wing', 'SLH-DSA-SHA2-128f', 'FN-DSA-512', 'FN-DSA-1024', 'HQC-128', 'HQC-192', 'HQC-256',
+  'HSS-SHA256-L1-H5-W4',
 ]);
 const ALGORITHMS = ['ML-KEM-768', 'ML-DSA-44', 'X25519', 'Ed25519', 'SHA-256'];
 
@@ -163,6 +164,11 @@ test('the matrix sorts by any column and filters by family, board, source and bu
   await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => /^(ML|FN)-DSA-/.test(tr.dataset.algorithm)));
   assert.ok((await shownMatrix(page)).rows.length > 0);
   assert.match(page.url(), /family=signature/);
+  // Hash-based signatures: SLH-DSA and HSS, both measured in the browser run.
+  await page.locator('#filter-family').selectOption('hash-based-signature');
+  await page.waitForFunction(() => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => /^(SLH-DSA|HSS)-/.test(tr.dataset.algorithm)));
+  const hashBased = (await shownMatrix(page)).rows.map((r) => r.key.split(' ')[0]);
+  assert.ok(hashBased.includes('SLH-DSA-SHA2-128f') && hashBased.includes('HSS-SHA256-L1-H5-W4'), hashBased.join());
   await page.locator('#filter-family').selectOption('pqc');
   await page.waitForFunction((pqc) => [...document.querySelectorAll('#matrix tbody tr')].every((tr) => pqc.includes(tr.dataset.algorithm)), [...PQC]);
   let matrix = await shownMatrix(page);

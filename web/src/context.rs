@@ -214,15 +214,15 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
     ("common", "ML-KEM-768 and ML-DSA-65", &[Algorithm::MlKem768, Algorithm::MlDsa65]),
     (
         "with-classical",
-        "ML-KEM, ML-DSA, SLH-DSA, FN-DSA and HQC with the hybrids and the classical baselines",
+        "ML-KEM, ML-DSA, SLH-DSA, FN-DSA, HQC and HSS with the hybrids and the classical baselines",
         WITH_CLASSICAL,
     ),
     ("whole", "The whole suite", &[]),
 ];
 
 /// ML-KEM and ML-DSA at every level, the hybrids built on ML-KEM-768 and
-/// SLH-DSA-SHA2-128f and FN-DSA, with the classical and symmetric baselines they are
-/// set against.
+/// SLH-DSA-SHA2-128f, FN-DSA, HQC and HSS-SHA256-L1-H5-W4, with the
+/// classical and symmetric baselines they are set against.
 pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::MlKem512,
     Algorithm::MlKem768,
@@ -238,6 +238,7 @@ pub const WITH_CLASSICAL: &[Algorithm] = &[
     Algorithm::HqcKem128,
     Algorithm::HqcKem192,
     Algorithm::HqcKem256,
+    Algorithm::HssSha256L1H5W4,
     Algorithm::Rsa2048,
     Algorithm::EcdsaP256,
     Algorithm::EcdhP256,

@@ -113,7 +113,7 @@ fn kat_python(project: &Project) -> Result<()> {
         apt_install(&["python3", "python3-venv"])?;
     }
     step(
-        "installing kyber-py, dilithium-py, slh-dsa and py-fn-dsa from PyPI (the independent known answers)",
+        "installing kyber-py, dilithium-py, slh-dsa, py-fn-dsa and pyhsslms from PyPI (the independent known answers)",
     );
     let _ = std::fs::remove_dir_all(&venv);
     run(Command::new("python3").args(["-m", "venv"]).arg(&venv))?;

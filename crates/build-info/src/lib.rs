@@ -45,6 +45,8 @@ pub const CRYPTO_CRATES: &[&str] = &[
     "x-wing",
     "slh-dsa",
     "fn-dsa",
+    "hqc-kem",
+    "hbs-lms",
 ];
 
 pub fn emit() {

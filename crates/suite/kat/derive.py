@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Derives the known answers of pqbench's ML-KEM and ML-DSA self-tests from an
-independent implementation: the pure-Python kyber-py and dilithium-py, and the
-Python slh-dsa, at the versions pinned in requirements.txt beside this script.
+independent implementation: the pure-Python kyber-py, dilithium-py and pyhsslms,
+the Python slh-dsa and py-fn-dsa, at the versions pinned in requirements.txt
+beside this script.
 
 It prints one line per input and per answer, `<what> <name> <hex>`; the suite's
 test `kat::tests::are_those_of_the_independent_implementation` runs this
@@ -33,6 +34,14 @@ as explicit arguments of the *_internal functions):
   pair of a 32-byte seed (fndsa_keygen_seeded) and the signature of ML-DSA's
   message, raw, with the empty context and a 40-byte seed (fndsa_sign_seeded);
   both follow the author's reading of the coming FIPS 206 draft.
+- HSS (RFC 8554) with pyhsslms (Russ Housley's Python): the key pair of a
+  32-byte master seed and the signature of ML-DSA's message by its first leaf.
+  RFC 8554 leaves to the signer how a master seed becomes each tree's SEED and
+  I, and each signature's randomizer C; the suite's hbs-lms follows hash-sigs
+  (Cisco's reference C) there, which `hash_sigs_*` below write out, and
+  pyhsslms, given those values, builds the trees, signs and verifies. RFC 8554
+  Appendix F's own two signatures, which the suite's self-test verifies too,
+  are checked here to verify under pyhsslms.
 Each output is compared through its SHA3-256 digest (FIPS 202), which a board
 computes cheaply and whose equality stands for byte-for-byte equality.
 """
@@ -59,6 +68,7 @@ try:
     from kyber_py.ml_kem import ML_KEM_512, ML_KEM_768, ML_KEM_1024
     import slhdsa
     import py_fn_dsa
+    import pyhsslms.pyhsslms as hsslms
     from slhdsa.lowlevel.addresses import Address
     from slhdsa.lowlevel.xmss import XMSS
 except ImportError as error:
@@ -97,6 +107,15 @@ SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f),)
 FN_DSA_KEYGEN_SEED = bytes(range(0x30, 0x50))
 FN_DSA_SIGN_SEED = bytes(range(0x50, 0x78))
 FN_DSAS = (("FN-DSA-512", 9), ("FN-DSA-1024", 10))
+
+# HSS's master seed (hash-sigs' 32-byte seed, whence every tree's SEED and I),
+# and the sets the suite runs: (name, levels, LMS type, LM-OTS type).
+HSS_SEED = bytes(range(0x90, 0xB0))
+HSSES = (
+    ("HSS-SHA256-L1-H5-W4", 1, hsslms.lms_sha256_m32_h5, hsslms.lmots_sha256_n32_w4),
+)
+# RFC 8554 Appendix F's test cases, as the suite keeps them.
+RFC_8554 = Path(__file__).with_name("rfc8554")
 
 KEMS = (("ML-KEM-512", ML_KEM_512), ("ML-KEM-768", ML_KEM_768), ("ML-KEM-1024", ML_KEM_1024))
 DSAS = (("ML-DSA-44", ML_DSA_44), ("ML-DSA-65", ML_DSA_65), ("ML-DSA-87", ML_DSA_87))
@@ -278,6 +297,74 @@ def fn_dsa_answers(logn):
     return (("pk", bytes(ffi.buffer(pk))), ("sk", bytes(ffi.buffer(sk))), ("sig", bytes(ffi.buffer(sig))))
 
 
+def hash_sigs_top(seed: bytes):
+    """The top tree's SEED and I from the master seed, as hash-sigs makes them
+    (hss_generate_root_seed_I_value): with D_TOPSEED = 0xfefe at bytes 20-21
+    and a selector at byte 22, the seed is hashed once in place, then twice
+    more with selectors 1 (SEED) and 2 (I, the first 16 bytes)."""
+    def hashed(which: int, value: bytes) -> bytes:
+        return hashlib.sha256(bytes(20) + b"\xfe\xfe" + bytes([which]) + value).digest()
+
+    stirred = hashed(0, seed)
+    return hashed(1, stirred), hashed(2, stirred)[:16]
+
+
+def hash_sigs_derive(seed: bytes, i: bytes, q: int, j: int) -> bytes:
+    """hash-sigs' hss_seed_derive: H(I || u32(q) || u16(j) || 0xff || SEED),
+    RFC 8554 Appendix A's form (j a chain there, a purpose here)."""
+    return hashlib.sha256(i + q.to_bytes(4, "big") + j.to_bytes(2, "big") + b"\xff" + seed).digest()
+
+
+# hash-sigs' purposes: a child tree's SEED and I, and a signature's randomizer C.
+SEED_CHILD_SEED, SEED_CHILD_I, SEED_RANDOMIZER = 0xFFFE, 0xFFFF, 0xFFFD
+
+
+def lms_sign(key, message: bytes, randomizer: bytes) -> bytes:
+    """pyhsslms's LMS signature by the key's next leaf, with C given (pyhsslms
+    draws C from its module's randBytes, which is stood in for this call)."""
+    drawn = hsslms.randBytes
+    hsslms.randBytes = lambda n: randomizer
+    try:
+        return key.sign(message)
+    finally:
+        hsslms.randBytes = drawn
+
+
+def hss_answers(levels: int, lms_type: bytes, lmots_type: bytes):
+    """A fresh key of the master seed: every tree at its first leaf (q = 0),
+    each child's SEED and I derived from its parent's at that leaf, each
+    signature's C from the signed tree's own SEED and I; the HSS signature of
+    the message is Nspk = levels - 1, each signed child public key, then the
+    bottom tree's signature (RFC 8554 §6.2)."""
+    seed, i = hash_sigs_top(HSS_SEED)
+    trees = [hsslms.LmsPrivateKey(lms_type=lms_type, lmots_type=lmots_type, SEED=seed, I=i)]
+    for _ in range(1, levels):
+        seed = hash_sigs_derive(trees[-1].SEED, trees[-1].I, 0, SEED_CHILD_SEED)
+        i = hash_sigs_derive(trees[-1].SEED, trees[-1].I, 0, SEED_CHILD_I)[:16]
+        trees.append(hsslms.LmsPrivateKey(lms_type=lms_type, lmots_type=lmots_type, SEED=seed, I=i))
+    sig = (levels - 1).to_bytes(4, "big")
+    for parent, child in zip(trees, trees[1:]):
+        child_pk = child.publicKey().serialize()
+        sig += lms_sign(parent, child_pk, hash_sigs_derive(child.SEED, child.I, 0, SEED_RANDOMIZER)) + child_pk
+    bottom = trees[-1]
+    sig += lms_sign(bottom, MESSAGE, hash_sigs_derive(bottom.SEED, bottom.I, 0, SEED_RANDOMIZER))
+    public = hsslms.HssPublicKey(trees[0].publicKey(), levels)
+    assert public.verify(MESSAGE, sig), "the round trip"
+    assert not public.verify(flipped(MESSAGE), sig)
+    return (("pk", public.serialize()), ("sig", sig))
+
+
+def rfc_8554_vectors_verify():
+    """RFC 8554 Appendix F's test cases verify under pyhsslms, and not with the
+    message's first bit flipped: the bytes the suite keeps are the RFC's."""
+    for case in ("test-case-1", "test-case-2"):
+        read = lambda part: (RFC_8554 / f"{case}.{part}").read_bytes()
+        public = hsslms.HssPublicKey.deserialize(read("pub"))
+        message, sig = read("msg"), read("sig")
+        assert public.verify(message, sig), f"RFC 8554 {case} does not verify"
+        assert not public.verify(flipped(message), sig), f"RFC 8554 {case} verifies a flipped message"
+
+
 def answers():
     for name, kem in KEMS:
         yield name, kem_answers(kem)
@@ -289,6 +376,9 @@ def answers():
         yield name, slh_dsa_answers(par)
     for name, logn in FN_DSAS:
         yield name, fn_dsa_answers(logn)
+    rfc_8554_vectors_verify()
+    for name, levels, lms_type, lmots_type in HSSES:
+        yield name, hss_answers(levels, lms_type, lmots_type)
 
 
 def lines():
@@ -307,6 +397,7 @@ def lines():
     yield f"input slh-dsa-seeds {SLH_DSA_SEEDS.hex()}"
     yield f"input fn-dsa-keygen-seed {FN_DSA_KEYGEN_SEED.hex()}"
     yield f"input fn-dsa-sign-seed {FN_DSA_SIGN_SEED.hex()}"
+    yield f"input hss-seed {HSS_SEED.hex()}"
     for name, outputs in answers():
         for output, data in outputs:
             yield f"{name} {output} {digest(data)}"
@@ -316,7 +407,7 @@ def rust():
     pins = ", ".join(f"{package} {wanted}" for package, wanted in PINS.items())
     print(f"// Derived by crates/suite/kat/derive.py ({pins}).")
     for name, outputs in answers():
-        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers", "FN-DSA": "DsaAnswers", "SLH-DS": "SlhDsaAnswers"}.get(
+        kind = {"ML-KEM": "KemAnswers", "ML-DSA": "DsaAnswers", "FN-DSA": "DsaAnswers", "SLH-DS": "SlhDsaAnswers", "HSS-SH": "HssAnswers"}.get(
             name[:6], "HybridAnswers"
         )
         const = name.replace("-", "_").upper()

@@ -1,8 +1,9 @@
 //! Known answers for ML-KEM (FIPS 203) and ML-DSA (FIPS 204), every
 //! parameter set, the hybrids X25519MLKEM768 and X-Wing, SLH-DSA (FIPS
-//! 205) at the sets the suite runs, FN-DSA-512 and -1024, and HQC-128, -192
-//! and -256: what each algorithm's self-test compares its outputs with
-//! before any of it is timed.
+//! 205) at the sets the suite runs, FN-DSA-512 and -1024, HQC-128, -192
+//! and -256, and HSS (RFC 8554) at the set the suite runs: what each
+//! algorithm's self-test compares its outputs with before any of it is
+//! timed.
 //!
 //! A round trip alone (keys, encapsulation and decapsulation agreeing with
 //! each other) passes for an implementation that is wrong but consistent,
@@ -29,6 +30,10 @@
 //!   context as ML-DSA's, deterministic (opt_rand = PK.seed);
 //! - FN-DSA's key pair of a 32-byte seed and its signature of the same
 //!   message with a 40-byte seed: all the randomness either reads.
+//! - HSS's key pair of a 32-byte master seed, every tree's SEED and I and
+//!   every randomizer C derived from it as hash-sigs does, and its first
+//!   signature of the same message; and RFC 8554 Appendix F's two published
+//!   signatures, which must verify.
 //!
 //! Each output is compared through its SHA3-256 digest (FIPS 202), 32 bytes
 //! of flash per output instead of up to 4.9 KB, and cheap on a board: SHA-3
@@ -38,9 +43,9 @@
 //! why, and what vouches for them).
 //!
 //! The other digests below are not this crate's own output: they come from
-//! kyber-py, dilithium-py and slh-dsa (Python) and py-fn-dsa (Python over
-//! Thomas Pornin's C), implementations that share no code with libcrux,
-//! RustCrypto or `fn-dsa`, through `crates/suite/kat/derive.py`, which
+//! kyber-py, dilithium-py and slh-dsa (Python), py-fn-dsa (Python over
+//! Thomas Pornin's C) and pyhsslms (Python), implementations that share no
+//! code with libcrux, RustCrypto, `fn-dsa` or `hbs-lms`, through `crates/suite/kat/derive.py`, which
 //! the test `kat::tests::are_those_of_the_independent_implementation` runs
 //! and compares with this table in every `cargo xtask test`. The suite's
 //! tests run once with libcrux and once with RustCrypto, each checking its
@@ -107,6 +112,45 @@ pub(crate) const FN_DSA_KEYGEN_SEED: [u8; 32] = counting(0x30);
 #[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
 pub(crate) const FN_DSA_SIGN_SEED: [u8; 40] = counting(0x50);
 
+/// HSS's master seed (hash-sigs' 32-byte seed, whence every tree's SEED
+/// and I and every signature's randomizer): 0x90..=0xaf. Its signatures are
+/// of `DSA_MESSAGE`, by the first leaf of every tree.
+pub(crate) const HSS_SEED: [u8; 32] = counting(0x90);
+
+/// One of RFC 8554 Appendix F's test cases: an HSS public key, a message
+/// and its signature, as the RFC prints them.
+pub(crate) struct Rfc8554Case {
+    pub(crate) public_key: &'static [u8],
+    pub(crate) message: &'static [u8],
+    pub(crate) signature: &'static [u8],
+}
+
+/// Test case 1 (two levels of LMS_SHA256_M32_H5 with LMOTS_SHA256_N32_W8)
+/// and test case 2 (LMS_SHA256_M32_H10 with LMOTS_SHA256_N32_W4 above
+/// LMS_SHA256_M32_H5 with LMOTS_SHA256_N32_W8): 6.7 KB of flash, checked
+/// to be the RFC's by pyhsslms (`derive.py`) and against hbs-lms's own
+/// copies (`the_rfc_8554_cases_are_those_hbs_lms_ships`).
+pub(crate) const RFC_8554_CASES: [Rfc8554Case; 2] = [
+    Rfc8554Case {
+        public_key: include_bytes!("../kat/rfc8554/test-case-1.pub"),
+        message: include_bytes!("../kat/rfc8554/test-case-1.msg"),
+        signature: include_bytes!("../kat/rfc8554/test-case-1.sig"),
+    },
+    Rfc8554Case {
+        public_key: include_bytes!("../kat/rfc8554/test-case-2.pub"),
+        message: include_bytes!("../kat/rfc8554/test-case-2.msg"),
+        signature: include_bytes!("../kat/rfc8554/test-case-2.sig"),
+    },
+];
+
+/// SHA3-256 of each HSS output.
+pub(crate) struct HssAnswers {
+    /// The public key: u32(L) || the top tree's LMS public key (RFC 8554 §6.1).
+    pub(crate) pk: [u8; 32],
+    /// The signature of `DSA_MESSAGE` by the fresh key (§6.2).
+    pub(crate) sig: [u8; 32],
+}
+
 /// SHA3-256 of each hybrid output.
 pub(crate) struct HybridAnswers {
     /// The encapsulation key: TLS's client share (ek || X25519 public key),
@@ -155,7 +199,7 @@ pub(crate) struct SlhDsaAnswers {
     pub(crate) sig: [u8; 32],
 }
 
-// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5, py-fn-dsa 0.2.0).
+// Derived by crates/suite/kat/derive.py (kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5, py-fn-dsa 0.2.0, pyhsslms 2.0.0).
 pub(crate) const ML_KEM_512: KemAnswers = KemAnswers {
     ek: hex("82f101ff648063b376e2bb6c5b7455f655a50c2feadade150efa0e0e6f365aea"),
     dk: hex("0bd3f5df01098ac9c29d687c7f1bd0588a5573feeef8f1e3b4573fa7f6ab57c8"),
@@ -222,6 +266,10 @@ pub(crate) const FN_DSA_1024: DsaAnswers = DsaAnswers {
     pk: hex("dc0e6619e2f639d3436cc017b8dbc4ef0a11edf79f0688ee83300b3426280acf"),
     sk: hex("c3d23d675b5e1ed2c6a702fbf8cf4557710bb1a6c7f25258f57ab83afdbf14ee"),
     sig: hex("dba4695eec10c489db6fa0413d98c3d036d50403ab84cba8bd0f6a91cd11cde2"),
+};
+pub(crate) const HSS_SHA256_L1_H5_W4: HssAnswers = HssAnswers {
+    pk: hex("e0a9e6a4747d609739fbfb969651846d5f418f0d992d6f910160371dac86b67f"),
+    sig: hex("32738661d4bb90feadf0a14f7ab212bece31e1eed5053da11e3c328fee4db7c3"),
 };
 
 /// HQC's known answers: the first vector (`count = 0`) of each level's
@@ -290,6 +338,14 @@ pub(crate) fn hqc(algorithm: Algorithm) -> Option<&'static HqcAnswers> {
 pub(crate) fn slh_dsa(algorithm: Algorithm) -> Option<&'static SlhDsaAnswers> {
     match algorithm {
         Algorithm::SlhDsaSha2_128f => Some(&SLH_DSA_SHA2_128F),
+        _ => None,
+    }
+}
+
+/// `algorithm`'s HSS answers; `None` for any other algorithm.
+pub(crate) fn hss(algorithm: Algorithm) -> Option<&'static HssAnswers> {
+    match algorithm {
+        Algorithm::HssSha256L1H5W4 => Some(&HSS_SHA256_L1_H5_W4),
         _ => None,
     }
 }
@@ -386,6 +442,7 @@ mod tests {
             format!("input slh-dsa-seeds {}", hex_of(&SLH_DSA_SEEDS)),
             format!("input fn-dsa-keygen-seed {}", hex_of(&FN_DSA_KEYGEN_SEED)),
             format!("input fn-dsa-sign-seed {}", hex_of(&FN_DSA_SIGN_SEED)),
+            format!("input hss-seed {}", hex_of(&HSS_SEED)),
         ]);
         for algorithm in [Algorithm::MlKem512, Algorithm::MlKem768, Algorithm::MlKem1024] {
             let a = kem(algorithm).expect("an ML-KEM parameter set");
@@ -418,6 +475,12 @@ mod tests {
                 lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
             }
         }
+        for algorithm in [Algorithm::HssSha256L1H5W4] {
+            let a = hss(algorithm).expect("an HSS parameter set");
+            for (output, digest) in [("pk", a.pk), ("sig", a.sig)] {
+                lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
+            }
+        }
         lines
     }
 
@@ -431,11 +494,11 @@ mod tests {
     fn are_those_of_the_independent_implementation() {
         let python = std::env::var("PQBENCH_KAT_PYTHON").unwrap_or_else(|_| String::from("python3"));
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/kat/derive.py");
-        let install = "`cargo xtask test` installs kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5 and py-fn-dsa 0.2.0 (from \
+        let install = "`cargo xtask test` installs kyber-py 1.2.0, dilithium-py 1.5.1, slh-dsa 0.2.5, py-fn-dsa 0.2.0 and pyhsslms 2.0.0 (from \
                        PyPI) into <target>/kat-venv and sets PQBENCH_KAT_PYTHON to its python; by hand: \
-                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1 slh-dsa==0.2.5 py-fn-dsa==0.2.0`";
+                       `pip install kyber-py==1.2.0 dilithium-py==1.5.1 slh-dsa==0.2.5 py-fn-dsa==0.2.0 pyhsslms==2.0.0`";
         let importable = std::process::Command::new(&python)
-            .args(["-c", "import kyber_py, dilithium_py, slhdsa, py_fn_dsa"])
+            .args(["-c", "import kyber_py, dilithium_py, slhdsa, py_fn_dsa, pyhsslms"])
             .output()
             .is_ok_and(|output| output.status.success());
         let found = if importable {
@@ -443,7 +506,7 @@ mod tests {
         } else {
             Err(pqbench_test_needs::Missing::new(
                 format!(
-                    "kyber-py, dilithium-py, slh-dsa and py-fn-dsa, importable by `{python}` (PQBENCH_KAT_PYTHON)"
+                    "kyber-py, dilithium-py, slh-dsa, py-fn-dsa and pyhsslms, importable by `{python}` (PQBENCH_KAT_PYTHON)"
                 ),
                 install,
             ))
@@ -586,35 +649,11 @@ mod tests {
     /// files `hqc-kem`'s package ships (found through `cargo metadata`),
     /// each file's SHA-256 pinned: a new release of the crate with other
     /// vectors fails here until the table and the pin are renewed together.
-    /// Not `--offline`: the metadata names every platform's packages, and a
-    /// fresh machine has downloaded only its own (it failed so, on a cold
-    /// CI run, for `android_system_properties`).
     #[test]
     fn hqc_answers_are_the_official_vectors() {
         use sha2::{Digest as _, Sha256};
 
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
-        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
-        let output = std::process::Command::new(&cargo)
-            .args(["metadata", "--format-version", "1", "--manifest-path", manifest])
-            .output()
-            .unwrap_or_else(|error| panic!("could not run `{cargo} metadata`: {error}"));
-        assert!(
-            output.status.success(),
-            "`cargo metadata` failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let metadata: serde_json::Value =
-            serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
-        let package = metadata["packages"]
-            .as_array()
-            .and_then(|packages| packages.iter().find(|p| p["name"] == "hqc-kem"))
-            .expect("hqc-kem among the suite's dependencies");
-        assert_eq!(package["version"], "0.1.0-rc.0", "the pin below is of this release's files");
-        let root = std::path::Path::new(package["manifest_path"].as_str().expect("a manifest path"))
-            .parent()
-            .expect("the package's folder")
-            .join("kat");
+        let root = package_root("hqc-kem", "0.1.0-rc.0").join("kat");
         let files = [
             ("hqc-1.rsp", "f4135530c7c6bab0d2a49eca78118310c06721518d8df3774cc5201e66ae9cd2", &HQC_128),
             ("hqc-3.rsp", "edbb4725ddc4e882fea460c9d04ca6499266be3d6cacd2909c05c744fc45901b", &HQC_192),
@@ -644,6 +683,69 @@ mod tests {
                 assert_eq!(Sha3_256::digest(field(name)).as_slice(), digest, "{file} {name}");
             }
         }
+    }
+
+    /// RFC 8554 Appendix F's two test cases, as the suite keeps them
+    /// (`kat/rfc8554/`), are byte for byte those hbs-lms's package carries
+    /// in its own tests (`tests/rfc_testcase{1,2}.rs`): two transcriptions
+    /// of the RFC that agree, and derive.py has pyhsslms verify them.
+    #[test]
+    fn the_rfc_8554_cases_are_those_hbs_lms_ships() {
+        let root = package_root("hbs-lms", "0.1.1").join("tests");
+        for (number, case) in (1..).zip(&RFC_8554_CASES) {
+            let path = root.join(format!("rfc_testcase{number}.rs"));
+            let text =
+                std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            // `static NAME: &[u8] = &[0x.., ...];`, its bytes.
+            let array = |name: &str| -> Vec<u8> {
+                let start = text
+                    .find(&format!("static {name}: &[u8] = &["))
+                    .unwrap_or_else(|| panic!("{}: no {name}", path.display()));
+                let body = &text[start..];
+                let body = &body[body.find("= &[").expect("an array") + 4..body.find("];").expect("its end")];
+                body.split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .map(|item| {
+                        let digits = item.strip_prefix("0x").unwrap_or_else(|| panic!("{name}: {item}"));
+                        u8::from_str_radix(digits, 16).unwrap_or_else(|_| panic!("{name}: {item}"))
+                    })
+                    .collect()
+            };
+            assert_eq!(array("PUBLIC_KEY"), case.public_key, "test case {number}'s public key");
+            assert_eq!(array("MESSAGE"), case.message, "test case {number}'s message");
+            assert_eq!(array("SIGNATURE"), case.signature, "test case {number}'s signature");
+        }
+    }
+
+    /// The folder of `name` at `version` among the suite's dependencies,
+    /// as `cargo metadata` finds it. Not `--offline`: the metadata names
+    /// every platform's packages, and a fresh machine has downloaded only
+    /// its own (it failed so, on a cold CI run, for
+    /// `android_system_properties`).
+    fn package_root(name: &str, version: &str) -> std::path::PathBuf {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| String::from("cargo"));
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+        let output = std::process::Command::new(&cargo)
+            .args(["metadata", "--format-version", "1", "--manifest-path", manifest])
+            .output()
+            .unwrap_or_else(|error| panic!("could not run `{cargo} metadata`: {error}"));
+        assert!(
+            output.status.success(),
+            "`cargo metadata` failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
+        let package = metadata["packages"]
+            .as_array()
+            .and_then(|packages| packages.iter().find(|p| p["name"] == name))
+            .unwrap_or_else(|| panic!("{name} among the suite's dependencies"));
+        assert_eq!(package["version"], version, "the files checked are of this release");
+        std::path::Path::new(package["manifest_path"].as_str().expect("a manifest path"))
+            .parent()
+            .expect("the package's folder")
+            .to_path_buf()
     }
 
     #[test]

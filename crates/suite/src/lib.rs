@@ -37,6 +37,7 @@ mod ecc;
 mod fn_dsa;
 mod hash;
 mod hqc;
+mod hss;
 mod hybrid;
 #[cfg(feature = "libcrux")]
 pub mod interop;
@@ -101,6 +102,9 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::HqcKem256, Operation::Keygen),
     (Algorithm::HqcKem256, Operation::Encaps),
     (Algorithm::HqcKem256, Operation::Decaps),
+    (Algorithm::HssSha256L1H5W4, Operation::Keygen),
+    (Algorithm::HssSha256L1H5W4, Operation::Sign),
+    (Algorithm::HssSha256L1H5W4, Operation::Verify),
     (Algorithm::Rsa2048, Operation::Public),
     (Algorithm::Rsa2048, Operation::Private),
     (Algorithm::EcdsaP256, Operation::Sign),
@@ -198,6 +202,7 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::HqcKem128 => hqc::bench::<hqc::Hqc128Params>(algorithm, &mut session),
             Algorithm::HqcKem192 => hqc::bench::<hqc::Hqc192Params>(algorithm, &mut session),
             Algorithm::HqcKem256 => hqc::bench::<hqc::Hqc256Params>(algorithm, &mut session),
+            Algorithm::HssSha256L1H5W4 => hss::bench(algorithm, &hss::L1_H5_W4, &mut session),
             Algorithm::Rsa2048 => rsa::bench(algorithm, &mut session),
             Algorithm::EcdsaP256 => ecc::ecdsa_p256(algorithm, &mut session),
             Algorithm::EcdhP256 => ecc::ecdh_p256(algorithm, &mut session),

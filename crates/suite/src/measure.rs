@@ -225,6 +225,28 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         self.measure(algorithm, operation, Some(keys), None, call);
     }
 
+    /// Times `call`, a stateful signer's signature (given its key in the
+    /// form `keys`), which may be called at most `states` times: each call
+    /// spends one of the key's states, and one spent twice gives the key
+    /// away. The calls that size a batch are counted too; once fewer than a
+    /// batch are left, no more samples are taken, even short of the
+    /// settings' minimums (the record's iterations say how many were).
+    pub(crate) fn time_stateful<T>(
+        &mut self,
+        algorithm: Algorithm,
+        operation: Operation,
+        keys: KeyFormat,
+        states: u64,
+        mut call: impl FnMut() -> T,
+    ) {
+        let spent = core::cell::Cell::new(0u64);
+        let counted = || {
+            spent.set(spent.get() + 1);
+            call()
+        };
+        self.measure_within(algorithm, operation, Some(keys), None, Some((states, &spent)), counted);
+    }
+
     /// Times `call`, which processes `bytes` of input each time with a key
     /// in the form `keys` (`None`: it takes none, as a hash), and reports
     /// the measurement with its throughput size.
@@ -245,6 +267,20 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         operation: Operation,
         keys: Option<KeyFormat>,
         bytes_per_op: Option<u32>,
+        call: impl FnMut() -> T,
+    ) {
+        self.measure_within(algorithm, operation, keys, bytes_per_op, None, call);
+    }
+
+    /// `measure`, with at most `limit.0` calls in all where there is a
+    /// limit, `limit.1` counting those made so far.
+    fn measure_within<T>(
+        &mut self,
+        algorithm: Algorithm,
+        operation: Operation,
+        keys: Option<KeyFormat>,
+        bytes_per_op: Option<u32>,
+        limit: Option<(u64, &core::cell::Cell<u64>)>,
         mut call: impl FnMut() -> T,
     ) {
         self.announce(algorithm, operation);
@@ -276,7 +312,12 @@ impl<'a, P: Platform, R: Reporter> Session<'a, P, R> {
         // alone: the sum of the samples' own readings, so a beat needs no
         // clock reading of its own, inside or outside the timed calls.
         let mut beaten = 0u64;
-        let capacity = self.samples.len();
+        // Room for the samples, and within the limit's calls: those left
+        // after sizing, a batch to a sample.
+        let within = limit.map_or(usize::MAX, |(calls, spent)| {
+            usize::try_from(calls.saturating_sub(spent.get()) / u64::from(batch)).unwrap_or(usize::MAX)
+        });
+        let capacity = self.samples.len().min(within);
         let more = |done: usize, total: u64| rule.more(done, total, batch, capacity);
         self.platform.mark(Mark::OperationStart);
         while more(done, total) {

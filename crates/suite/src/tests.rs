@@ -398,8 +398,8 @@ fn every_post_quantum_algorithm_gives_the_known_answers_with_this_implementation
         run_selected(QUICK, &mut [0; 2], |a| a.family() == Family::PostQuantum && crate::in_this_build(a));
     assert_eq!(
         got.results.len(),
-        if cfg!(feature = "fn-dsa") { 42 } else { 36 },
-        "three parameter sets of ML-KEM, ML-DSA and HQC, the two hybrids, SLH-DSA-SHA2-128f, FN-DSA's two where built"
+        if cfg!(feature = "fn-dsa") { 45 } else { 39 },
+        "three parameter sets of ML-KEM, ML-DSA and HQC, the two hybrids, SLH-DSA-SHA2-128f, HSS-SHA256-L1-H5-W4, FN-DSA's two where built"
     );
     for m in &got.results {
         assert_eq!(m.status, Status::Ok, "{} {} with {}", m.algorithm, m.operation, implementation());
@@ -423,8 +423,8 @@ fn a_consistent_fault_passes_the_round_trips_and_fails_the_known_answers() {
     let failed: Vec<_> = got.results.iter().filter(|m| pqc(m.algorithm)).collect();
     assert_eq!(
         failed.len(),
-        if cfg!(feature = "fn-dsa") { 42 } else { 36 },
-        "the hybrids (their ML-KEM seed), SLH-DSA, FN-DSA and HQC (their seeds) too"
+        if cfg!(feature = "fn-dsa") { 45 } else { 39 },
+        "the hybrids (their ML-KEM seed), SLH-DSA, FN-DSA, HQC and HSS (their seeds) too"
     );
     for m in failed {
         let expected = Measurement {

@@ -357,7 +357,7 @@ async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
 }
 
 /// With the NUCLEO-F446ZE's 128 KiB laid out as on that board, ML-DSA's key
-/// generation and signing and every SLH-DSA and HQC operation are reported
+/// generation and signing and every SLH-DSA, HQC and HSS operation are reported
 /// as not fitting, with what they need; FN-DSA, whose code that board's image
 /// leaves out for its 512 KiB of flash, as not fitting with no byte count;
 /// and everything else is measured.
@@ -378,6 +378,8 @@ async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
         let fn_dsa = r.algorithm.as_str().starts_with("FN-DSA");
         // `hqc-kem` keeps its products on the stack: 90 KB at HQC-128.
         let hqc = r.algorithm.as_str().starts_with("HQC-");
+        // `hbs-lms` sizes its arrays for 8 levels: 324 KB below the run loop.
+        let hss = r.algorithm.as_str().starts_with("HSS-");
         match (ml_dsa, r.operation) {
             _ if fn_dsa => {
                 assert_eq!(r.status, Status::DoesNotFit, "{r:?}");
@@ -387,7 +389,7 @@ async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
                     "never timed"
                 );
             }
-            _ if slh_dsa || hqc => {
+            _ if slh_dsa || hqc || hss => {
                 assert_eq!(r.status, Status::DoesNotFit, "{r:?}");
                 assert_eq!((r.ops_per_sec, r.iterations), (None, None), "never timed");
             }
@@ -438,9 +440,10 @@ async fn the_cortex_m33_stand_in_runs_the_whole_suite_on_the_u585_layout() {
         pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
     assert_eq!(rows(&results), catalogue);
     for r in &results {
-        // HQC-256 keeps 285 KB of products on the stack. FN-DSA-1024 fits,
-        // at the edge: 255,180 of the 262,144 bytes.
-        if r.algorithm.as_str() == "HQC-256" {
+        // HQC-256 keeps 285 KB of products on the stack, HSS 324 KB (its
+        // arrays sized for 8 levels). FN-DSA-1024 fits, at the edge:
+        // 255,180 of the 262,144 bytes.
+        if r.algorithm.as_str() == "HQC-256" || r.algorithm.as_str().starts_with("HSS-") {
             assert_eq!(r.status, Status::DoesNotFit, "{r:?}");
             let note = r.note.as_deref().unwrap_or_default();
             let needs: u32 = note
@@ -551,9 +554,10 @@ async fn a_failed_self_test_is_stored_as_failed_and_never_timed() {
     assert_eq!(sha512.status, Status::Ok, "the algorithms after it are still measured");
 }
 
-/// ML-KEM, ML-DSA, the hybrids on ML-KEM, SLH-DSA, FN-DSA and HQC that are wrong but
+/// ML-KEM, ML-DSA, the hybrids on ML-KEM, SLH-DSA, FN-DSA, HQC and HSS that are wrong but
 /// consistent (the `inject-pqc-fault` test image flips one bit of every
-/// key-generation seed on its way to the library, so keys, ciphertexts and signatures still
+/// key-generation seed on its way to the library, HSS's master seed among them, so keys,
+/// ciphertexts and signatures still
 /// round-trip) fail their known answers on the board before anything is timed: every operation is
 /// stored as failed, with the known-answer reason, and the run goes on.
 #[tokio::test]
@@ -594,8 +598,8 @@ async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are
     let failed: Vec<_> = results.iter().filter(|r| pqc.contains(&r.algorithm)).collect();
     assert_eq!(
         failed.len(),
-        42,
-        "every operation of the nine parameter sets, the two hybrids, SLH-DSA-SHA2-128f and FN-DSA's two: {results:?}"
+        45,
+        "every operation of the nine parameter sets, the two hybrids, SLH-DSA-SHA2-128f, FN-DSA's two and HSS-SHA256-L1-H5-W4: {results:?}"
     );
     for r in failed {
         assert_eq!(r.status, Status::Failed, "{r:?}");
