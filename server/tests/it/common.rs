@@ -147,8 +147,13 @@ impl Server {
 
     /// Starts a run and waits (300 s at most) for it to end.
     pub async fn run_to_end(&self, request: Value) -> (Run, Vec<BenchResult>) {
+        self.run_to_end_within(request, Duration::from_secs(300)).await
+    }
+
+    /// Starts a run and waits (`limit` at most) for it to end.
+    pub async fn run_to_end_within(&self, request: Value, limit: Duration) -> (Run, Vec<BenchResult>) {
         let id = self.start_run(&request).await;
-        self.wait_for_end(id).await
+        self.wait_for_end_within(id, limit).await
     }
 
     /// Starts a run; its id.
@@ -160,14 +165,19 @@ impl Server {
 
     /// Waits (300 s at most) for run `id` to end.
     pub async fn wait_for_end(&self, id: i64) -> (Run, Vec<BenchResult>) {
-        let deadline = Instant::now() + Duration::from_secs(300);
+        self.wait_for_end_within(id, Duration::from_secs(300)).await
+    }
+
+    /// Waits (`limit` at most) for run `id` to end.
+    pub async fn wait_for_end_within(&self, id: i64, limit: Duration) -> (Run, Vec<BenchResult>) {
+        let deadline = Instant::now() + limit;
         loop {
             let run: Run = self.get(&format!("/api/runs/{id}")).await;
             if run.status.is_finished() {
                 let results = self.get(&format!("/api/runs/{id}/results")).await;
                 return (run, results);
             }
-            assert!(Instant::now() < deadline, "run {id} still {:?} after 300 s", run.status);
+            assert!(Instant::now() < deadline, "run {id} still {:?} after {limit:?}", run.status);
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
