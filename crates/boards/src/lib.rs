@@ -20,6 +20,7 @@ use alloc::string::String;
 
 mod clock;
 pub mod image_builds;
+pub mod wide_count;
 
 pub use clock::{ClockFallback, ClockSource, Clocking};
 use clock::{NUCLEO144_CLOCK, QEMU_CLOCK, U585_CLOCK};

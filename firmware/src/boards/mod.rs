@@ -8,7 +8,10 @@ use pqbench_types::Clock;
 
 use crate::memory;
 
-// Emulated boards count SysTick; chips count cycles.
+// Emulated boards count ticks of their timers (the MPS2 machines' CMSDK
+// timers, the netduinoplus2's SysTick); chips count cycles.
+#[cfg(any(feature = "mps2-an386", feature = "mps2-an505"))]
+mod cmsdk_timer;
 #[cfg(any(feature = "mps2-an386", feature = "mps2-an505"))]
 mod cmsdk_uart;
 #[cfg(any(feature = "nucleo-f446ze", feature = "nucleo-f439zi", feature = "b-u585i-iot02a"))]
@@ -24,7 +27,7 @@ mod stm32_gpio;
 mod stm32f4;
 #[cfg(feature = "b-u585i-iot02a")]
 mod stm32u5;
-#[cfg(any(feature = "mps2-an386", feature = "netduinoplus2", feature = "mps2-an505"))]
+#[cfg(feature = "netduinoplus2")]
 mod systick;
 
 #[cfg(feature = "mps2-an386")]
@@ -46,7 +49,7 @@ pub mod board;
 #[path = "b_u585i_iot02a.rs"]
 pub mod board;
 
-/// A board's tick counter: SysTick on emulated boards, DWT CYCCNT on chips.
+/// A board's tick counter: a timer's ticks on emulated boards, DWT CYCCNT on chips.
 pub trait TickCounter {
     /// Takes what it needs of the core peripherals (nothing else uses them).
     fn start(core: cortex_m::Peripherals) -> Self;

@@ -1,7 +1,8 @@
 //! QEMU `mps2-an386`: an emulated Cortex-M4 with 4 MiB of RAM and a CMSDK
 //! APB UART. Times are emulated: QEMU runs with `-icount shift=0` (one
-//! instruction per virtual nanosecond) and the 25 MHz SysTick advances once
-//! per 40 instructions. These are instruction counts, never cycles.
+//! instruction per virtual nanosecond) and the timers of the 25 MHz system
+//! clock advance once per 40 instructions. These are instruction counts,
+//! never cycles.
 
 use pqbench_types::TickUnit;
 
@@ -13,7 +14,8 @@ pub const TICK_UNIT: TickUnit = TickUnit::QemuInstructions { per_tick: 40 };
 /// What the heap may take; the rest of RAM holds the stack and statics.
 pub const HEAP_BYTES: usize = 2 * 1024 * 1024;
 
-pub type Ticks = super::systick::SysTickClock;
+/// TIMER0 and the dual timer, on the APB at their CMSDK addresses.
+pub type Ticks = super::cmsdk_timer::TimerClock<0x4000_0000, 0x4000_2000>;
 
 /// QEMU's clocks need no setting up. The APB the UART is on runs at the
 /// system clock; the UART's divider is fixed all the same

@@ -2,11 +2,11 @@
 //! Security Extension) standing in for the B-U585I-IOT02A: the U585's
 //! target and implementation, its RAM laid out as the U585's
 //! (`memory/mps2-an505.x`). The image runs in Secure state, as it is at
-//! reset, and reaches memory and the UART through their Secure aliases,
-//! which the machine's protection controllers let Secure accesses through
-//! as they are at reset. Times are emulated: QEMU runs with `-icount
-//! shift=0` (one instruction per virtual nanosecond) and SysTick on the
-//! 20 MHz main clock advances once per 50 instructions. These are
+//! reset, and reaches memory, the timers and the UART through their Secure
+//! aliases, which the machine's protection controllers let Secure accesses
+//! through as they are at reset. Times are emulated: QEMU runs with `-icount
+//! shift=0` (one instruction per virtual nanosecond) and the timers on the
+//! 20 MHz main clock advance once per 50 instructions. These are
 //! instruction counts, never cycles, and the Cortex-M4 timing model does
 //! not apply to this core.
 
@@ -20,7 +20,9 @@ pub const TICK_UNIT: TickUnit = TickUnit::QemuInstructions { per_tick: 50 };
 /// As on the U585, whose layout this board's memory map mirrors.
 pub const HEAP_BYTES: usize = 384 * 1024;
 
-pub type Ticks = super::systick::SysTickClock;
+/// TIMER0 and the dual timer through their Secure aliases (0x4000_0000 and
+/// 0x4000_2000 are their Non-secure ones).
+pub type Ticks = super::cmsdk_timer::TimerClock<0x5000_0000, 0x5000_2000>;
 
 /// QEMU's clocks need no setting up; the UART's divider is fixed
 /// (`cmsdk_uart::Uart::init`), which QEMU ignores.

@@ -1,12 +1,13 @@
-//! A 64-bit tick count from the 24-bit SysTick, polled: the clock of
-//! boards without a cycle counter (the emulated ones).
+//! A 64-bit tick count from the 24-bit SysTick, polled: the clock of the
+//! emulated board without a cycle counter or the MPS2 machines' timers
+//! (the netduinoplus2; `cmsdk_timer.rs` is the MPS2 machines').
 //!
-//! SysTick counts down from `RELOAD` and wraps every 2^24 ticks (0.67 s of
-//! emulated time at 25 MHz, 671 M instructions). A wrap is seen by
+//! SysTick counts down from `RELOAD` and wraps every 2^24 ticks (0.1 s of
+//! emulated time at 168 MHz, 100 M instructions). A wrap is seen by
 //! comparing with the previous reading, as the cycle counter's is
 //! (`dwt.rs`), so the count stays right as long as the suite reads the
 //! clock more often than that: it reads it around every call, and the
-//! slowest call on the emulated board (RSA-2048 private) is some 89 M
+//! slowest call this board's image holds (RSA-2048 private) is some 89 M
 //! instructions.
 //!
 //! Polled rather than counted by its exception, because an exception
