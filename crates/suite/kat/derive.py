@@ -101,7 +101,12 @@ X_WING_ESEED = bytes(b & 0xFF for b in range(0xE0, 0x120))
 
 # SLH-DSA's SK.seed || SK.prf || PK.seed, n = 16 bytes each.
 SLH_DSA_SEEDS = bytes(range(0x00, 0x30))
-SLH_DSAS = (("SLH-DSA-SHA2-128f", slhdsa.sha2_128f),)
+SLH_DSAS = (
+    ("SLH-DSA-SHA2-128f", slhdsa.sha2_128f),
+    ("SLH-DSA-SHAKE-128f", slhdsa.shake_128f),
+    ("SLH-DSA-SHA2-128s", slhdsa.sha2_128s),
+    ("SLH-DSA-SHAKE-128s", slhdsa.shake_128s),
+)
 
 # FN-DSA's key-generation and signing seeds, by degree (log2 n).
 FN_DSA_KEYGEN_SEED = bytes(range(0x30, 0x50))

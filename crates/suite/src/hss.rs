@@ -40,11 +40,13 @@ pub(crate) struct Set {
 }
 
 /// `HSS-SHA256-L1-H5-W4`: one 32-leaf tree (LMS alone, as a boot loader
-/// checks it), so 32 signatures. Its taller kin wait for a wider clock:
-/// with three levels (`HSS-SHA256-L3-H5-W4`), where each signature rebuilds
-/// every tree, signing took some 714 million instructions on the
-/// mps2-an386 (1.14 billion estimated M4 cycles), past its SysTick's wrap at
-/// 671 million, and was read as 42.8 million.
+/// checks it), so 32 signatures. With three levels (`HSS-SHA256-L3-H5-W4`),
+/// where each signature rebuilds every tree, signing took some 714 million
+/// instructions on the mps2-an386 (1.14 billion estimated M4 cycles), past
+/// the SysTick's wrap at 671 million it was timed with then, and was read
+/// as 42.8 million; the MPS2 boards' clock now outlasts any call
+/// (`firmware/src/boards/cmsdk_timer.rs`), and the taller sets are still to
+/// be added.
 pub(crate) const L1_H5_W4: Set =
     Set { levels: 1, tree: LmsAlgorithm::LmsH5, winternitz: LmotsAlgorithm::LmotsW4 };
 

@@ -255,6 +255,21 @@ pub(crate) const SLH_DSA_SHA2_128F: SlhDsaAnswers = SlhDsaAnswers {
     sk: hex("72dda1448e4341352cd447a2bfeb4a65b42ba690a3dd1aedcfeb19923c6293e2"),
     sig: hex("ac74734cb6348ffbfe360d25b660f5e35194526fadb87d354d9a62a748d31626"),
 };
+pub(crate) const SLH_DSA_SHAKE_128F: SlhDsaAnswers = SlhDsaAnswers {
+    pk: hex("84f23d58abc7f4ba57c4ef3842fa6e09a57fff632fab75ddcf1e3458e6bfd8ad"),
+    sk: hex("3ee4dd093369b840db1bc48aad38eaeed29e5075bd1a075e3abea17e655a55df"),
+    sig: hex("0f444716a528927d30279ac458fa65619283070889c433081ad2a309b12e05a5"),
+};
+pub(crate) const SLH_DSA_SHA2_128S: SlhDsaAnswers = SlhDsaAnswers {
+    pk: hex("55127b7b5fffb88d3c7c4ef446f66862cc67011dd8c455f04edd47063bfa0dd7"),
+    sk: hex("8dccee511a4d809d62c684a2457026f163d3c833811d6b2077e57ca619dea5ed"),
+    sig: hex("ddeea37730fa9fdad0e3fd3b00284afc159b85e4c1c58a5cc55aa32a694d1236"),
+};
+pub(crate) const SLH_DSA_SHAKE_128S: SlhDsaAnswers = SlhDsaAnswers {
+    pk: hex("1ef79cee42b7e9e2d85bcb276e3a569ad8d62b7f3b126839a1882e214c829ae0"),
+    sk: hex("d8a7f1acd651a12df34beb7d9fe9f0bfeab59b07f1682a13c10a7345d9048a7e"),
+    sig: hex("2fcd1812f5e61e787b3ead5c345d2d368365ce6d4625f5e2b4c18ae77399a39b"),
+};
 #[cfg_attr(not(feature = "fn-dsa"), allow(dead_code))]
 pub(crate) const FN_DSA_512: DsaAnswers = DsaAnswers {
     pk: hex("6e0e7ac22349b2279a14b025c4d58333de70bf2b071fec622532f2fb3718c920"),
@@ -338,6 +353,9 @@ pub(crate) fn hqc(algorithm: Algorithm) -> Option<&'static HqcAnswers> {
 pub(crate) fn slh_dsa(algorithm: Algorithm) -> Option<&'static SlhDsaAnswers> {
     match algorithm {
         Algorithm::SlhDsaSha2_128f => Some(&SLH_DSA_SHA2_128F),
+        Algorithm::SlhDsaShake128f => Some(&SLH_DSA_SHAKE_128F),
+        Algorithm::SlhDsaSha2_128s => Some(&SLH_DSA_SHA2_128S),
+        Algorithm::SlhDsaShake128s => Some(&SLH_DSA_SHAKE_128S),
         _ => None,
     }
 }

@@ -87,6 +87,15 @@ pub const CATALOGUE: &[(Algorithm, Operation)] = &[
     (Algorithm::SlhDsaSha2_128f, Operation::Keygen),
     (Algorithm::SlhDsaSha2_128f, Operation::Sign),
     (Algorithm::SlhDsaSha2_128f, Operation::Verify),
+    (Algorithm::SlhDsaShake128f, Operation::Keygen),
+    (Algorithm::SlhDsaShake128f, Operation::Sign),
+    (Algorithm::SlhDsaShake128f, Operation::Verify),
+    (Algorithm::SlhDsaSha2_128s, Operation::Keygen),
+    (Algorithm::SlhDsaSha2_128s, Operation::Sign),
+    (Algorithm::SlhDsaSha2_128s, Operation::Verify),
+    (Algorithm::SlhDsaShake128s, Operation::Keygen),
+    (Algorithm::SlhDsaShake128s, Operation::Sign),
+    (Algorithm::SlhDsaShake128s, Operation::Verify),
     (Algorithm::FnDsa512, Operation::Keygen),
     (Algorithm::FnDsa512, Operation::Sign),
     (Algorithm::FnDsa512, Operation::Verify),
@@ -142,10 +151,16 @@ pub fn supports(algorithm: Algorithm) -> bool {
 
 /// Whether this build holds the algorithm's code: every one of the
 /// catalogue's, except FN-DSA's without the `fn-dsa` feature (a small
-/// chip's flash). One it does not hold is still listed and reported, each
+/// chip's flash) and SLH-DSA's `128s` sets' without `slh-dsa-128s` (a
+/// chip's 32-bit cycle counter, which wraps inside one of their
+/// signatures). One it does not hold is still listed and reported, each
 /// operation `does_not_fit`, never run.
 pub const fn in_this_build(algorithm: Algorithm) -> bool {
-    cfg!(feature = "fn-dsa") || !matches!(algorithm, Algorithm::FnDsa512 | Algorithm::FnDsa1024)
+    match algorithm {
+        Algorithm::FnDsa512 | Algorithm::FnDsa1024 => cfg!(feature = "fn-dsa"),
+        Algorithm::SlhDsaSha2_128s | Algorithm::SlhDsaShake128s => cfg!(feature = "slh-dsa-128s"),
+        _ => true,
+    }
 }
 
 /// Runs every selected algorithm's operations, reporting each as it ends.
@@ -195,6 +210,11 @@ pub fn run<P: Platform, R: Reporter>(
             Algorithm::X25519MlKem768 => hybrid::x25519_mlkem768(algorithm, &mut session),
             Algorithm::XWing => hybrid::x_wing(algorithm, &mut session),
             Algorithm::SlhDsaSha2_128f => slh_dsa::bench::<slh_dsa::Sha2_128f>(algorithm, &mut session),
+            Algorithm::SlhDsaShake128f => slh_dsa::bench::<slh_dsa::Shake128f>(algorithm, &mut session),
+            #[cfg(feature = "slh-dsa-128s")]
+            Algorithm::SlhDsaSha2_128s => slh_dsa::bench::<slh_dsa::Sha2_128s>(algorithm, &mut session),
+            #[cfg(feature = "slh-dsa-128s")]
+            Algorithm::SlhDsaShake128s => slh_dsa::bench::<slh_dsa::Shake128s>(algorithm, &mut session),
             #[cfg(feature = "fn-dsa")]
             Algorithm::FnDsa512 => fn_dsa::bench::<fn_dsa::FnDsa512>(algorithm, &mut session),
             #[cfg(feature = "fn-dsa")]

@@ -276,6 +276,9 @@ const WITH_KNOWN_ANSWERS: &[Algorithm] = &[
     Algorithm::X25519MlKem768,
     Algorithm::XWing,
     Algorithm::SlhDsaSha2_128f,
+    Algorithm::SlhDsaShake128f,
+    Algorithm::SlhDsaSha2_128s,
+    Algorithm::SlhDsaShake128s,
     Algorithm::FnDsa512,
     Algorithm::FnDsa1024,
     Algorithm::X25519,
@@ -315,24 +318,32 @@ fn every_catalogue_entry_is_reported_ok_in_catalogue_order() {
     }
 }
 
-/// FN-DSA's code is in every build but the small chips' (`fn-dsa` off):
-/// there each of its operations is reported `does_not_fit`, with no byte
-/// count (the flash, not the RAM), and nothing of it runs.
+/// FN-DSA's code is in every build but the small chips' (`fn-dsa` off),
+/// SLH-DSA's `128s` sets' in every build but the chips' (`slh-dsa-128s`
+/// off): where a feature is off, each of its operations is reported
+/// `does_not_fit`, with no byte count (the flash or the clock, not the
+/// RAM), and nothing of it runs.
 #[test]
-fn fn_dsa_is_in_the_build_with_its_feature_and_reported_not_fitting_without() {
+fn feature_gated_sets_are_in_the_build_with_their_feature_and_reported_not_fitting_without() {
     let fn_dsa = |a: Algorithm| matches!(a, Algorithm::FnDsa512 | Algorithm::FnDsa1024);
-    assert!(CATALOGUE.iter().all(|&(a, _)| crate::in_this_build(a) || fn_dsa(a)));
+    let slh_dsa_128s = |a: Algorithm| matches!(a, Algorithm::SlhDsaSha2_128s | Algorithm::SlhDsaShake128s);
+    assert!(CATALOGUE.iter().all(|&(a, _)| crate::in_this_build(a) || fn_dsa(a) || slh_dsa_128s(a)));
     assert_eq!(crate::in_this_build(Algorithm::FnDsa512), cfg!(feature = "fn-dsa"));
-    let (platform, got) = run_selected(QUICK, &mut [0; 2], fn_dsa);
-    assert_eq!(got.results.len(), 6);
-    if cfg!(feature = "fn-dsa") {
-        assert_eq!(platform.memory_windows, 6);
-        assert!(got.results.iter().all(|m| m.status == Status::Ok));
-    } else {
-        assert_eq!(platform.memory_windows, 0, "nothing of it ran");
-        for m in &got.results {
-            assert_eq!(*m, Measurement::untimed(m.algorithm, m.operation, Status::DoesNotFit));
-            assert_eq!(m.needed_bytes, None);
+    assert_eq!(crate::in_this_build(Algorithm::SlhDsaShake128s), cfg!(feature = "slh-dsa-128s"));
+    let gated: [(&dyn Fn(Algorithm) -> bool, bool); 2] =
+        [(&fn_dsa, cfg!(feature = "fn-dsa")), (&slh_dsa_128s, cfg!(feature = "slh-dsa-128s"))];
+    for (sets, built) in gated {
+        let (platform, got) = run_selected(QUICK, &mut [0; 2], sets);
+        assert_eq!(got.results.len(), 6);
+        if built {
+            assert_eq!(platform.memory_windows, 6);
+            assert!(got.results.iter().all(|m| m.status == Status::Ok));
+        } else {
+            assert_eq!(platform.memory_windows, 0, "nothing of it ran");
+            for m in &got.results {
+                assert_eq!(*m, Measurement::untimed(m.algorithm, m.operation, Status::DoesNotFit));
+                assert_eq!(m.needed_bytes, None);
+            }
         }
     }
 }
@@ -398,12 +409,18 @@ fn every_post_quantum_algorithm_gives_the_known_answers_with_this_implementation
         run_selected(QUICK, &mut [0; 2], |a| a.family() == Family::PostQuantum && crate::in_this_build(a));
     assert_eq!(
         got.results.len(),
-        if cfg!(feature = "fn-dsa") { 45 } else { 39 },
-        "three parameter sets of ML-KEM, ML-DSA and HQC, the two hybrids, SLH-DSA-SHA2-128f, HSS-SHA256-L1-H5-W4, FN-DSA's two where built"
+        post_quantum_operations_built(),
+        "three parameter sets of ML-KEM, ML-DSA and HQC, the two hybrids, SLH-DSA-SHA2-128f and -SHAKE-128f, HSS-SHA256-L1-H5-W4, SLH-DSA's two 128s sets and FN-DSA's two where built"
     );
     for m in &got.results {
         assert_eq!(m.status, Status::Ok, "{} {} with {}", m.algorithm, m.operation, implementation());
     }
+}
+
+/// The post-quantum operations of this build: 42 in every build, and three
+/// more for each FN-DSA or SLH-DSA `128s` set its features hold.
+fn post_quantum_operations_built() -> usize {
+    42 + if cfg!(feature = "fn-dsa") { 6 } else { 0 } + if cfg!(feature = "slh-dsa-128s") { 6 } else { 0 }
 }
 
 fn implementation() -> &'static str {
@@ -423,7 +440,7 @@ fn a_consistent_fault_passes_the_round_trips_and_fails_the_known_answers() {
     let failed: Vec<_> = got.results.iter().filter(|m| pqc(m.algorithm)).collect();
     assert_eq!(
         failed.len(),
-        if cfg!(feature = "fn-dsa") { 45 } else { 39 },
+        post_quantum_operations_built(),
         "the hybrids (their ML-KEM seed), SLH-DSA, FN-DSA, HQC and HSS (their seeds) too"
     );
     for m in failed {

@@ -52,7 +52,12 @@ fn table() -> Vec<String> {
             lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
         }
     }
-    for algorithm in [Algorithm::SlhDsaSha2_128f] {
+    for algorithm in [
+        Algorithm::SlhDsaSha2_128f,
+        Algorithm::SlhDsaShake128f,
+        Algorithm::SlhDsaSha2_128s,
+        Algorithm::SlhDsaShake128s,
+    ] {
         let a = slh_dsa(algorithm).expect("an SLH-DSA parameter set");
         for (output, digest) in [("pk", a.pk), ("sk", a.sk), ("sig", a.sig)] {
             lines.push(format!("{algorithm} {output} {}", hex_of(&digest)));
