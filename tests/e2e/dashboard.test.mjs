@@ -148,15 +148,12 @@ test('a browser run can be cancelled, and nothing of it is stored', async () => 
   await page.close();
 });
 
-test('the browser runs the whole suite and names its rows as a board does', async () => {
-  const { id } = await server.api('/api/runs', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ board: 'qemu-mps2-an386', min_iterations: 1, min_time_ms: 0 }),
-  });
-  assert.equal((await waitForRun(server, id)).status, 'complete');
-  const boardRows = (await server.api(`/api/runs/${id}/results`)).map((r) => `${r.algorithm} ${r.operation}`);
+// The SLH-DSA sets whose signatures take billions of instructions: minutes
+// on the emulated board, where the server's tests time them
+// (server/tests/it/wide_clock.rs); a second or so each in the browser.
+const LONG_ON_THE_EMULATOR = ['SLH-DSA-SHAKE-128f', 'SLH-DSA-SHA2-128s', 'SLH-DSA-SHAKE-128s'];
 
+test('the browser runs the whole suite and names its rows as a board does', async () => {
   const page = await chromium.browser.newPage();
   await page.goto(server.base);
   const upload = await page.evaluate(
@@ -172,8 +169,25 @@ test('the browser runs the whole suite and names its rows as a board does', asyn
       }),
   );
   const browserRows = upload.measurements.map((m) => `${m.algorithm} ${m.operation}`);
-  assert.deepEqual(browserRows, boardRows);
   assert.ok(upload.measurements.every((m) => m.status === 'ok'));
+  for (const algorithm of LONG_ON_THE_EMULATOR) {
+    const operations = upload.measurements.filter((m) => m.algorithm === algorithm).map((m) => m.operation);
+    assert.deepEqual(operations, ['keygen', 'sign', 'verify'], algorithm);
+  }
+
+  // The board, on every other algorithm of the browser's whole suite.
+  const algorithms = [...new Set(upload.measurements.map((m) => m.algorithm))].filter(
+    (a) => !LONG_ON_THE_EMULATOR.includes(a),
+  );
+  const { id } = await server.api('/api/runs', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ board: 'qemu-mps2-an386', algorithms, min_iterations: 1, min_time_ms: 0 }),
+  });
+  assert.equal((await waitForRun(server, id)).status, 'complete');
+  const boardRows = (await server.api(`/api/runs/${id}/results`)).map((r) => `${r.algorithm} ${r.operation}`);
+  const long = (row) => LONG_ON_THE_EMULATOR.some((a) => row.startsWith(`${a} `));
+  assert.deepEqual(browserRows.filter((row) => !long(row)), boardRows);
 
   const { id: stored } = await server.api('/api/uploads', {
     method: 'POST',
@@ -181,6 +195,6 @@ test('the browser runs the whole suite and names its rows as a board does', asyn
     body: JSON.stringify(upload),
   });
   const storedRows = (await server.api(`/api/runs/${stored}/results`)).map((r) => `${r.algorithm} ${r.operation}`);
-  assert.deepEqual(storedRows, boardRows);
+  assert.deepEqual(storedRows, browserRows);
   await page.close();
 });

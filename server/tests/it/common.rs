@@ -4,11 +4,12 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use pqbench_collect::boards::QemuMachine;
 use pqbench_test_needs::Missing;
-use pqbench_types::{BenchResult, Run};
+use pqbench_types::{Algorithm, BenchResult, Run};
 use serde_json::Value;
 
 pub struct Server {
@@ -40,11 +41,21 @@ pub struct ServerOptions<'a> {
     pub extra: &'a [&'a str],
     /// Variables set in the server's environment.
     pub env: &'a [(&'a str, &'a std::ffi::OsStr)],
+    /// The server's `--dist`; None: [`dist`].
+    pub dist: Option<PathBuf>,
 }
 
 impl Default for ServerOptions<'_> {
     fn default() -> Self {
-        ServerOptions { db: None, postgres: None, listen_ip: "127.0.0.1", port: None, extra: &[], env: &[] }
+        ServerOptions {
+            db: None,
+            postgres: None,
+            listen_ip: "127.0.0.1",
+            port: None,
+            extra: &[],
+            env: &[],
+            dist: None,
+        }
     }
 }
 
@@ -63,6 +74,51 @@ pub fn pqbench(args: &[&str], db: impl AsRef<std::ffi::OsStr>) -> std::process::
 /// Built dashboard and firmware: `cargo xtask test` builds them and says where.
 pub fn dist() -> PathBuf {
     pqbench_test_needs::dist()
+}
+
+/// The dist folder without the Cortex-M4 timing model: its every entry but
+/// `qemu/` (where the model's plugin is), linked from a folder of this test
+/// process's own. For the tests that check what the board measures and
+/// not the model's estimates: QEMU runs some three times faster without
+/// the plugin.
+pub fn dist_without_the_model() -> PathBuf {
+    static FOLDER: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let folder = FOLDER.get_or_init(|| {
+        let folder = tempfile::Builder::new().prefix("pqbench-dist-without-the-model").tempdir().unwrap();
+        for entry in std::fs::read_dir(dist()).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_name() != "qemu" {
+                std::os::unix::fs::symlink(entry.path(), folder.path().join(entry.file_name())).unwrap();
+            }
+        }
+        folder
+    });
+    folder.path().to_path_buf()
+}
+
+/// The SLH-DSA sets whose signatures take billions of instructions: at one
+/// call each, SHAKE-128f's and SHA2-128s's take tens of seconds on the
+/// emulated board and SHAKE-128s's minutes, and at the default ten calls
+/// more. The tests of the whole suite leave them out; `wide_clock.rs` times
+/// them.
+pub const LONG_ON_THE_EMULATOR: [Algorithm; 3] =
+    [Algorithm::SlhDsaShake128f, Algorithm::SlhDsaSha2_128s, Algorithm::SlhDsaShake128s];
+
+/// The suite's algorithms but `left_out`, in the catalogue's order, as a run
+/// request names them.
+pub fn suite_but(left_out: &[Algorithm]) -> Vec<&'static str> {
+    let mut algorithms: Vec<Algorithm> = pqbench_suite::CATALOGUE.iter().map(|&(a, _)| a).collect();
+    algorithms.dedup();
+    algorithms.into_iter().filter(|a| !left_out.contains(a)).map(|a| a.as_str()).collect()
+}
+
+/// The catalogue's (algorithm, operation) rows of `algorithms`, in its order.
+pub fn catalogue_of(algorithms: &[&str]) -> Vec<(String, String)> {
+    pqbench_suite::CATALOGUE
+        .iter()
+        .filter(|(a, _)| algorithms.contains(&a.as_str()))
+        .map(|(a, o)| (a.to_string(), o.to_string()))
+        .collect()
 }
 
 /// The dist folder, with the emulated board's default image in it: what a
@@ -104,7 +160,7 @@ pub async fn start_server_with(options: ServerOptions<'_>) -> Server {
         .arg("--db")
         .arg(&db)
         .arg("--dist")
-        .arg(dist())
+        .arg(options.dist.unwrap_or_else(dist))
         .args(options.extra)
         .envs(options.env.iter().copied())
         .env_remove("PQBENCH_TOKEN")

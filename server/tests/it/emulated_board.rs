@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use pqbench_types::{BenchResult, Operation, Run, RunStatus, Status};
+use pqbench_types::{Algorithm, BenchResult, Operation, Run, RunStatus, Status};
 use serde_json::{Value, json};
 
 use crate::common;
@@ -213,28 +213,29 @@ fn rows(results: &[BenchResult]) -> Vec<(String, String)> {
     results.iter().map(|r| (r.algorithm.to_string(), r.operation.to_string())).collect()
 }
 
-/// The whole suite with default settings, twice: every operation measured,
-/// with the timing model's estimate over the same samples, and the
-/// emulated board deterministic down to the last tick and the last
-/// estimated cycle. The two runs go at once, on two servers, each with a
-/// QEMU of its own: the same ticks from another process, and the test
-/// takes one run's time, not two. With HSS (ten key generations and ten
-/// signatures of 142 million instructions each) a run outlasted 300 s in
-/// the full tier, beside the other tests, so each is given ten minutes.
+/// The whole suite with default settings, twice, but for the SLH-DSA sets
+/// that take billions of instructions a signature (`wide_clock.rs` times
+/// them): every operation measured, with the timing model's estimate over
+/// the same samples, and the emulated board deterministic down to the last
+/// tick and the last estimated cycle. The two runs go at once, on two
+/// servers, each with a QEMU of its own: the same ticks from another
+/// process, and the test takes one run's time, not two. With HSS (ten key
+/// generations and ten signatures of 142 million instructions each) a run
+/// outlasted 300 s in the full tier, beside the other tests, so each is
+/// given ten minutes.
 #[tokio::test]
 async fn the_whole_suite_runs_on_the_emulated_board_and_repeats_exactly() {
     pqbench_test_needs::require!(common::firmware_dist());
     let (server, other) = tokio::join!(common::start_server(&[]), common::start_server(&[]));
-    let request = json!({"board": "qemu-mps2-an386"});
+    let algorithms = common::suite_but(&common::LONG_ON_THE_EMULATOR);
+    let request = json!({"board": "qemu-mps2-an386", "algorithms": algorithms});
     let limit = std::time::Duration::from_secs(600);
     let ((run, results), (_, again)) = tokio::join!(
         server.run_to_end_within(request.clone(), limit),
         other.run_to_end_within(request, limit)
     );
     assert_eq!(run.status, RunStatus::Complete, "{run:?}");
-    let catalogue: Vec<(String, String)> =
-        pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
-    assert_eq!(rows(&results), catalogue);
+    assert_eq!(rows(&results), common::catalogue_of(&algorithms));
     for r in &results {
         assert_eq!(r.status, Status::Ok, "{r:?}");
         assert!(r.iterations.unwrap() >= 10, "{r:?}");
@@ -323,19 +324,39 @@ async fn under_qemu_10_the_board_counts_alike_and_the_model_charges_divides_by_t
 
 /// The tables of needs a small board decides with are what the emulated
 /// board measures now, with each ML-KEM/ML-DSA implementation: stale, they
-/// would let a board crash or refuse too much.
+/// would let a board crash or refuse too much. All but SLH-DSA-SHAKE-128s,
+/// whose rows take some four minutes a build (the test below).
 #[tokio::test]
 async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
+    needs_are_measured(&common::suite_but(&[Algorithm::SlhDsaShake128s])).await;
+}
+
+/// SLH-DSA-SHAKE-128s's rows of the tables of needs: a key generation of 29
+/// G instructions and two signatures of 220 G, for each implementation's
+/// image (`cargo test -- --ignored`; `cargo xtask needs` writes them).
+#[tokio::test]
+#[ignore = "some 12 minutes: three builds, each signing twice with SLH-DSA-SHAKE-128s"]
+async fn slh_dsa_shake_128s_needs_are_what_the_emulated_board_measures() {
+    needs_are_measured(&[Algorithm::SlhDsaShake128s.as_str()]).await;
+}
+
+/// Runs `algorithms` once each on every implementation's image, without the
+/// timing model (it changes no count, and QEMU runs three times as fast
+/// without it), and checks the tables' rows of them.
+async fn needs_are_measured(algorithms: &[&str]) {
     pqbench_test_needs::require!(common::firmware_dist());
-    let server = common::start_server(&[]).await;
+    let dist = Some(common::dist_without_the_model());
+    let server = common::start_server_with(common::ServerOptions { dist, ..Default::default() }).await;
     for (variant, table) in [
         ("opt-s", pqbench_suite::needs::LIBCRUX),
         ("opt-s-rustcrypto", pqbench_suite::needs::RUSTCRYPTO),
         ("opt-s-pqclean", pqbench_suite::needs::PQCLEAN),
     ] {
-        let request =
-            json!({"board": "qemu-mps2-an386", "variant": variant, "min_iterations": 1, "min_time_ms": 0});
-        let (_, results) = server.run_to_end(request).await;
+        let request = json!({"board": "qemu-mps2-an386", "variant": variant, "algorithms": algorithms,
+                             "min_iterations": 1, "min_time_ms": 0});
+        let (run, results) = server.run_to_end_within(request, Duration::from_secs(1200)).await;
+        assert_eq!(run.status, RunStatus::Complete, "{variant}: {run:?}");
+        assert!(results.iter().all(|r| r.model.is_none()), "{variant}: measured without the model");
         // The depth a board needs holds more than the operation's own
         // stack: the benchmark's frame with ML-KEM-1024's key pair (1,568 +
         // 3,168 bytes), ciphertext (1,568) and shared secret (32) lies
@@ -355,8 +376,11 @@ async fn the_tables_of_needs_are_what_the_emulated_board_measures() {
                 (r.algorithm.to_string(), r.operation.to_string(), stack, heap)
             })
             .collect();
-        let table: Vec<(String, String, u32, u32)> =
-            table.iter().map(|&(a, o, s, h)| (a.to_string(), o.to_string(), s, h)).collect();
+        let table: Vec<(String, String, u32, u32)> = table
+            .iter()
+            .filter(|(a, _, _, _)| algorithms.contains(a))
+            .map(|&(a, o, s, h)| (a.to_string(), o.to_string(), s, h))
+            .collect();
         assert_eq!(table, measured, "{variant}: crates/suite/src/needs.rs is stale: run `cargo xtask needs`");
     }
 }
@@ -377,8 +401,9 @@ async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
     for r in &results {
         let ml_dsa = r.algorithm.as_str().starts_with("ML-DSA");
         // RustCrypto's SLH-DSA takes 100 KB of stack or more for every
-        // operation (its signature is built in arrays on the stack): none
-        // fits the F446's 64 KB.
+        // operation of the `f` sets (its signature is built in arrays on
+        // the stack): none fits the F446's 64 KB. The `128s` sets are not
+        // in a chip's build (their signatures outlast its cycle counter).
         let slh_dsa = r.algorithm.as_str().starts_with("SLH-DSA");
         let fn_dsa = r.algorithm.as_str().starts_with("FN-DSA");
         // `hqc-kem` keeps its products on the stack: 90 KB at HQC-128.
@@ -429,7 +454,10 @@ async fn on_the_f446_layout_ml_dsa_does_not_fit_and_the_rest_completes() {
 async fn the_cortex_m33_stand_in_runs_the_whole_suite_on_the_u585_layout() {
     pqbench_test_needs::require!(common::firmware_dist());
     let (server, other) = tokio::join!(common::start_server(&[]), common::start_server(&[]));
-    let m33 = json!({"board": "qemu-mps2-an505", "min_iterations": 1, "min_time_ms": 0});
+    // All but SLH-DSA-SHAKE-128s, whose one signature takes minutes here
+    // (`wide_clock.rs` times it on the M4's board).
+    let suite = common::suite_but(&[Algorithm::SlhDsaShake128s]);
+    let m33 = json!({"board": "qemu-mps2-an505", "algorithms": suite, "min_iterations": 1, "min_time_ms": 0});
     let alike = [("SHA-256", Operation::Hash), ("SHA-512", Operation::Hash), ("SHA3-256", Operation::Hash)];
     let m4 = json!({"board": "qemu-mps2-an386", "algorithms": alike.map(|(a, _)| a),
                     "min_iterations": 3, "min_time_ms": 0});
@@ -441,9 +469,7 @@ async fn the_cortex_m33_stand_in_runs_the_whole_suite_on_the_u585_layout() {
     assert_eq!(run.build.target.as_deref(), Some("thumbv8m.main-none-eabihf"), "{:?}", run.build);
     assert_eq!(run.build.crates.get("libcrux-ml-kem").map(String::as_str), Some("0.0.11"));
 
-    let catalogue: Vec<(String, String)> =
-        pqbench_suite::CATALOGUE.iter().map(|(a, o)| (a.to_string(), o.to_string())).collect();
-    assert_eq!(rows(&results), catalogue);
+    assert_eq!(rows(&results), common::catalogue_of(&suite));
     for r in &results {
         // HQC-256 keeps 285 KB of products on the stack, HSS 324 KB (its
         // arrays sized for 8 levels). FN-DSA-1024 fits, at the edge:
@@ -603,8 +629,8 @@ async fn wrong_but_consistent_ml_kem_and_ml_dsa_fail_their_known_answers_and_are
     let failed: Vec<_> = results.iter().filter(|r| pqc.contains(&r.algorithm)).collect();
     assert_eq!(
         failed.len(),
-        45,
-        "every operation of the nine parameter sets, the two hybrids, SLH-DSA-SHA2-128f, FN-DSA's two and HSS-SHA256-L1-H5-W4: {results:?}"
+        54,
+        "every operation of the nine parameter sets, the two hybrids, SLH-DSA's four sets, FN-DSA's two and HSS-SHA256-L1-H5-W4: {results:?}"
     );
     for r in failed {
         assert_eq!(r.status, Status::Failed, "{r:?}");

@@ -38,3 +38,4 @@ mod serial_ports;
 mod sessions;
 mod tls;
 mod uart_flood;
+mod wide_clock;
