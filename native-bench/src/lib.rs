@@ -144,7 +144,10 @@ pub fn run(
     settings: Settings,
     algorithms: Option<Vec<Algorithm>>,
     heap_counted: bool,
-    mut progress: impl FnMut(Algorithm, Operation, u32, u32) + Send,
+    // Not generic: the suite's code is then compiled here, in this crate,
+    // at the opt-level Cargo.toml gives it in debug builds, not at the
+    // caller's.
+    progress: &mut (dyn FnMut(Algorithm, Operation, u32, u32) + Send),
 ) -> std::io::Result<Upload> {
     let measurements = std::thread::scope(|scope| {
         std::thread::Builder::new()
@@ -160,7 +163,7 @@ pub fn run(
                     paint_top: 0,
                     heap_counted,
                 };
-                let mut reporter = Collect { progress: Progress(&mut progress), measurements: Vec::new() };
+                let mut reporter = Collect { progress: Progress(&mut *progress), measurements: Vec::new() };
                 let mut samples = vec![0u64; MAX_SAMPLES];
                 let selected = |a: Algorithm| algorithms.as_ref().is_none_or(|list| list.contains(&a));
                 pqbench_suite::run(&mut host, &mut reporter, &settings, selected, &mut samples);

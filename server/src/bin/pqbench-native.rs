@@ -53,7 +53,7 @@ fn main() -> anyhow::Result<()> {
     );
     bar.set_message("starting native");
     let upload =
-        pqbench_native_bench::run(settings, algorithms, true, |algorithm, operation, index, total| {
+        pqbench_native_bench::run(settings, algorithms, true, &mut |algorithm, operation, index, total| {
             bar.set_length(u64::from(total));
             bar.set_position(u64::from(index - 1));
             bar.set_message(format!("{algorithm} {operation}"));
