@@ -147,6 +147,9 @@ const IMPLEMENTATIONS = {
       'ML-DSA-65': dsaModule.ml_dsa65,
       'ML-DSA-87': dsaModule.ml_dsa87,
       'SLH-DSA-SHA2-128f': slhModule.slh_dsa_sha2_128f,
+      'SLH-DSA-SHAKE-128f': slhModule.slh_dsa_shake_128f,
+      'SLH-DSA-SHA2-128s': slhModule.slh_dsa_sha2_128s,
+      'SLH-DSA-SHAKE-128s': slhModule.slh_dsa_shake_128s,
     };
     // Its Falcon is not FN-DSA as the suite runs it (FIPS 206's draft), so
     // it is not compared; X25519MLKEM768 it does not offer.
@@ -202,6 +205,9 @@ const IMPLEMENTATIONS = {
       'ML-DSA-87': ['sig/ml-dsa/ml-dsa-87.js', 'createMLDSA87'],
       // liboqs's pure SLH-DSA (FIPS 205, empty context), as the suite's.
       'SLH-DSA-SHA2-128f': ['sig/slh-dsa/slh-dsa-sha2-128f.js', 'createSlhDsaSha2128f'],
+      'SLH-DSA-SHAKE-128f': ['sig/slh-dsa/slh-dsa-shake-128f.js', 'createSlhDsaShake128f'],
+      'SLH-DSA-SHA2-128s': ['sig/slh-dsa/slh-dsa-sha2-128s.js', 'createSlhDsaSha2128s'],
+      'SLH-DSA-SHAKE-128s': ['sig/slh-dsa/slh-dsa-shake-128s.js', 'createSlhDsaShake128s'],
     };
     // Its Falcon is round 3 and its HQC the round 4 submission's, neither
     // the suite's (FN-DSA as FIPS 206 is to define it; HQC as the 2025

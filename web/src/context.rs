@@ -220,7 +220,19 @@ pub const BROWSER_SUITES: &[(&str, &str, &[Algorithm])] = &[
         "ML-KEM, ML-DSA, SLH-DSA, FN-DSA, HQC and HSS with the hybrids and the classical baselines",
         WITH_CLASSICAL,
     ),
+    // Each set beside the peers that offer it; not in `with-classical`,
+    // whose every test would then wait for noble's SHAKE-128s signatures
+    // (8 s each under Node on this project's machine).
+    ("slh-dsa", "SLH-DSA's 128-bit sets: SHA2 and SHAKE, fast (f) and small (s)", SLH_DSA_128),
     ("whole", "The whole suite", &[]),
+];
+
+/// SLH-DSA's 128-bit sets, as the suite runs them.
+pub const SLH_DSA_128: &[Algorithm] = &[
+    Algorithm::SlhDsaSha2_128f,
+    Algorithm::SlhDsaShake128f,
+    Algorithm::SlhDsaSha2_128s,
+    Algorithm::SlhDsaShake128s,
 ];
 
 /// ML-KEM and ML-DSA at every level, the hybrids built on ML-KEM-768 and

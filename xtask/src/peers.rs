@@ -33,9 +33,16 @@ enum Keep {
 }
 
 /// The stems of liboqs-js's Emscripten builds `peers.js` loads: each is a
-/// wasm module of its own (65 KB for ML-DSA-65, 96 KB for SLH-DSA-SHA2-128f),
-/// so the 150 others of the package are not staged.
-const LIBOQS_BUILDS: &[&str] = &["ml-kem-", "ml-dsa-", "slh-dsa-sha2-128f."];
+/// wasm module of its own (65 KB for ML-DSA-65, 96 KB for each SLH-DSA
+/// set), so the others of the package are not staged.
+const LIBOQS_BUILDS: &[&str] = &[
+    "ml-kem-",
+    "ml-dsa-",
+    "slh-dsa-sha2-128f.",
+    "slh-dsa-shake-128f.",
+    "slh-dsa-sha2-128s.",
+    "slh-dsa-shake-128s.",
+];
 
 impl Keep {
     fn keeps(self, relative: &str) -> bool {
@@ -132,6 +139,7 @@ mod tests {
         assert!(Keep::LiboqsModules.keeps("dist/slh-dsa-sha2-128f.min.js"));
         assert!(!Keep::LiboqsModules.keeps("dist/ml-dsa-65.deno.js"));
         assert!(!Keep::LiboqsModules.keeps("dist/falcon-512.min.js"));
-        assert!(!Keep::LiboqsModules.keeps("dist/slh-dsa-sha2-128s.min.js"));
+        assert!(Keep::LiboqsModules.keeps("dist/slh-dsa-shake-128s.min.js"));
+        assert!(!Keep::LiboqsModules.keeps("dist/slh-dsa-sha2-192s.min.js"));
     }
 }

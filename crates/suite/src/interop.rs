@@ -1,6 +1,6 @@
 //! pqbench's own ML-KEM and ML-DSA (libcrux's portable code, as the suite
-//! times it), X-Wing and SLH-DSA-SHA2-128f (RustCrypto's, as the suite runs
-//! them) on bytes from elsewhere: keys, ciphertexts and signatures in
+//! times it), X-Wing and SLH-DSA's 128-bit sets (RustCrypto's, as the suite
+//! runs them) on bytes from elsewhere: keys, ciphertexts and signatures in
 //! FIPS 203's, FIPS 204's, the X-Wing draft's and FIPS 205's encodings, as
 //! another implementation gives them. A browser run checks each implementation it measures beside ours
 //! (WebCrypto, JavaScript libraries) against these before timing it: ours
@@ -96,9 +96,45 @@ pub const fn seed_bytes(algorithm: Algorithm) -> Option<(usize, usize)> {
         Algorithm::MlKem512 | Algorithm::MlKem768 | Algorithm::MlKem1024 => Some((64, 32)),
         Algorithm::XWing => Some((32, 64)),
         Algorithm::MlDsa44 | Algorithm::MlDsa65 | Algorithm::MlDsa87 => Some((32, 32)),
-        Algorithm::SlhDsaSha2_128f => Some((48, 0)),
+        _ if is_slh_dsa(algorithm) => Some((48, 0)),
         _ => None,
     }
+}
+
+/// Whether `algorithm` is an SLH-DSA set of this build: the 128-bit ones,
+/// whose keys are all three 16-byte seeds (n = 16).
+const fn is_slh_dsa(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::SlhDsaSha2_128f | Algorithm::SlhDsaShake128f)
+        || (cfg!(feature = "slh-dsa-128s")
+            && matches!(algorithm, Algorithm::SlhDsaSha2_128s | Algorithm::SlhDsaShake128s))
+}
+
+/// `$body` with `$P` as `algorithm`'s SLH-DSA parameter set (which
+/// [`is_slh_dsa`] names); `None` for any other algorithm.
+macro_rules! slh_dsa_by_name {
+    ($algorithm:expr, $P:ident => $body:block) => {
+        match $algorithm {
+            Algorithm::SlhDsaSha2_128f => {
+                type $P = slh_dsa::Sha2_128f;
+                $body
+            }
+            Algorithm::SlhDsaShake128f => {
+                type $P = slh_dsa::Shake128f;
+                $body
+            }
+            #[cfg(feature = "slh-dsa-128s")]
+            Algorithm::SlhDsaSha2_128s => {
+                type $P = slh_dsa::Sha2_128s;
+                $body
+            }
+            #[cfg(feature = "slh-dsa-128s")]
+            Algorithm::SlhDsaShake128s => {
+                type $P = slh_dsa::Shake128s;
+                $body
+            }
+            _ => None,
+        }
+    };
 }
 
 /// Whether `algorithm` is a KEM these functions take (else a signature).
@@ -163,11 +199,13 @@ pub fn kem_decapsulate(algorithm: Algorithm, dk: &[u8], ciphertext: &[u8]) -> Op
 /// ML-DSA.KeyGen_internal(xi), or SLH-DSA's slh_keygen_internal of
 /// SK.seed || SK.prf || PK.seed: (pk, sk).
 pub fn dsa_key_pair(algorithm: Algorithm, xi: &[u8]) -> Option<KeyPair> {
-    if algorithm == Algorithm::SlhDsaSha2_128f {
+    if is_slh_dsa(algorithm) {
         let [sk_seed, sk_prf, pk_seed] = split_seeds(xi)?;
-        let key = slh_dsa::SigningKey::<slh_dsa::Sha2_128f>::slh_keygen_internal(sk_seed, sk_prf, pk_seed);
-        let pk: &slh_dsa::VerifyingKey<slh_dsa::Sha2_128f> = key.as_ref();
-        return Some((pk.to_bytes().to_vec(), key.to_bytes().to_vec()));
+        return slh_dsa_by_name!(algorithm, P => {
+            let key = slh_dsa::SigningKey::<P>::slh_keygen_internal(sk_seed, sk_prf, pk_seed);
+            let pk: &slh_dsa::VerifyingKey<P> = key.as_ref();
+            Some((pk.to_bytes().to_vec(), key.to_bytes().to_vec()))
+        });
     }
     let xi: [u8; 32] = xi.try_into().ok()?;
     dsa_by_name!(algorithm, _t, D => {
@@ -181,10 +219,12 @@ pub fn dsa_key_pair(algorithm: Algorithm, xi: &[u8]) -> Option<KeyPair> {
 /// deterministic), or SLH-DSA's deterministic slh_sign (opt_rand =
 /// PK.seed) with an empty context: the encoded signature.
 pub fn dsa_sign(algorithm: Algorithm, sk: &[u8], message: &[u8], rnd: [u8; 32]) -> Option<Vec<u8>> {
-    if algorithm == Algorithm::SlhDsaSha2_128f {
-        let key = slh_dsa::SigningKey::<slh_dsa::Sha2_128f>::try_from(sk).ok()?;
-        let signature = key.try_sign_with_context(message, crate::kat::DSA_CONTEXT, None).ok()?;
-        return Some(signature.to_bytes().to_vec());
+    if is_slh_dsa(algorithm) {
+        return slh_dsa_by_name!(algorithm, P => {
+            let key = slh_dsa::SigningKey::<P>::try_from(sk).ok()?;
+            let signature = key.try_sign_with_context(message, crate::kat::DSA_CONTEXT, None).ok()?;
+            Some(signature.to_bytes().to_vec())
+        });
     }
     dsa_by_name!(algorithm, types, _D => {
         let key = libcrux_ml_dsa::MLDSASigningKey::new(sk.try_into().ok()?);
@@ -196,12 +236,14 @@ pub fn dsa_sign(algorithm: Algorithm, sk: &[u8], message: &[u8], rnd: [u8; 32]) 
 /// ML-DSA.Verify(pk, message, signature, empty context), or SLH-DSA's
 /// slh_verify with an empty context.
 pub fn dsa_verify(algorithm: Algorithm, pk: &[u8], message: &[u8], signature: &[u8]) -> bool {
-    if algorithm == Algorithm::SlhDsaSha2_128f {
+    if is_slh_dsa(algorithm) {
         use slh_dsa::signature::Verifier;
         let verified = || {
-            let key = slh_dsa::VerifyingKey::<slh_dsa::Sha2_128f>::try_from(pk).ok()?;
-            let signature = slh_dsa::Signature::<slh_dsa::Sha2_128f>::try_from(signature).ok()?;
-            Some(key.verify(message, &signature).is_ok())
+            slh_dsa_by_name!(algorithm, P => {
+                let key = slh_dsa::VerifyingKey::<P>::try_from(pk).ok()?;
+                let signature = slh_dsa::Signature::<P>::try_from(signature).ok()?;
+                Some(key.verify(message, &signature).is_ok())
+            })
         };
         return verified() == Some(true);
     }
@@ -215,7 +257,7 @@ pub fn dsa_verify(algorithm: Algorithm, pk: &[u8], message: &[u8], signature: &[
     verified() == Some(true)
 }
 
-/// SLH-DSA-SHA2-128f's three 16-byte seeds from 48 bytes.
+/// An SLH-DSA 128-bit set's three 16-byte seeds from 48 bytes.
 fn split_seeds(seeds: &[u8]) -> Option<[&[u8]; 3]> {
     if seeds.len() != 48 {
         return None;
@@ -275,17 +317,35 @@ mod tests {
         assert_eq!(kem_decapsulate(Algorithm::XWing, &dk, &ct[1..]), None);
         assert_eq!(kem_key_pair(Algorithm::XWing, &SEED), None, "the seed is 32 bytes");
 
-        let algorithm = Algorithm::SlhDsaSha2_128f;
-        let (pk, sk) = dsa_key_pair(algorithm, &crate::kat::SLH_DSA_SEEDS).unwrap();
-        assert_eq!((pk.len(), sk.len()), (32, 64));
-        let signature = dsa_sign(algorithm, &sk, crate::kat::DSA_MESSAGE, [0; 32]).unwrap();
-        let answers = crate::kat::slh_dsa(algorithm).unwrap();
-        assert!(crate::kat::matches(algorithm, &signature, &answers.sig), "the suite's known signature");
-        assert!(dsa_verify(algorithm, &pk, crate::kat::DSA_MESSAGE, &signature));
-        assert!(!dsa_verify(algorithm, &pk, b"another", &signature));
-        assert!(!dsa_verify(algorithm, &pk[1..], crate::kat::DSA_MESSAGE, &signature));
-        assert_eq!(dsa_key_pair(algorithm, &[3; 32]), None, "three 16-byte seeds");
+        let sets = [
+            Algorithm::SlhDsaSha2_128f,
+            Algorithm::SlhDsaShake128f,
+            Algorithm::SlhDsaSha2_128s,
+            Algorithm::SlhDsaShake128s,
+        ];
+        for algorithm in sets.into_iter().filter(|&a| crate::in_this_build(a)) {
+            let (pk, sk) = dsa_key_pair(algorithm, &crate::kat::SLH_DSA_SEEDS).unwrap();
+            assert_eq!((pk.len(), sk.len()), (32, 64));
+            let signature = dsa_sign(algorithm, &sk, crate::kat::DSA_MESSAGE, [0; 32]).unwrap();
+            let answers = crate::kat::slh_dsa(algorithm).unwrap();
+            assert!(crate::kat::matches(algorithm, &pk, &answers.pk), "{algorithm}: the suite's known key");
+            assert!(
+                crate::kat::matches(algorithm, &signature, &answers.sig),
+                "{algorithm}: its known signature"
+            );
+            assert!(dsa_verify(algorithm, &pk, crate::kat::DSA_MESSAGE, &signature));
+            assert!(!dsa_verify(algorithm, &pk, b"another", &signature));
+            assert!(!dsa_verify(algorithm, &pk[1..], crate::kat::DSA_MESSAGE, &signature));
+            assert_eq!(dsa_key_pair(algorithm, &[3; 32]), None, "three 16-byte seeds");
+            assert!(!is_kem(algorithm));
+        }
+        // Another set's signature, of the same length or not, is refused.
+        let (pk, _) = dsa_key_pair(Algorithm::SlhDsaShake128f, &crate::kat::SLH_DSA_SEEDS).unwrap();
+        let (_, sk) = dsa_key_pair(Algorithm::SlhDsaSha2_128f, &crate::kat::SLH_DSA_SEEDS).unwrap();
+        let signature = dsa_sign(Algorithm::SlhDsaSha2_128f, &sk, crate::kat::DSA_MESSAGE, [0; 32]).unwrap();
+        assert!(!dsa_verify(Algorithm::SlhDsaShake128f, &pk, crate::kat::DSA_MESSAGE, &signature));
+        assert_eq!(seed_bytes(Algorithm::SlhDsaShake128s).is_some(), cfg!(feature = "slh-dsa-128s"));
         assert_eq!(seed_bytes(Algorithm::FnDsa512), None);
-        assert!(is_kem(Algorithm::XWing) && !is_kem(algorithm));
+        assert!(is_kem(Algorithm::XWing));
     }
 }

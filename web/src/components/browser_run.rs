@@ -1,9 +1,10 @@
 //! "This browser": the suite run here, in a worker, its figures uploaded
 //! as a run beside the boards'; and beside it, on the suite's post-quantum
-//! algorithms each of them has (ML-KEM and ML-DSA; noble's X-Wing and
-//! SLH-DSA-SHA2-128f), each other implementation this browser can run (its
-//! own WebCrypto, `@noble/post-quantum`, `@oqs/liboqs-js`), each uploaded as
-//! a build of its own of the same browser board.
+//! algorithms each of them has (ML-KEM and ML-DSA; noble's X-Wing, noble's
+//! and liboqs-js's SLH-DSA 128-bit sets), each other implementation this
+//! browser can run (its own WebCrypto, `@noble/post-quantum`,
+//! `@oqs/liboqs-js`), each uploaded as a build of its own of the same
+//! browser board.
 
 use futures::FutureExt;
 use futures::channel::oneshot;
@@ -115,8 +116,8 @@ pub fn BrowserRun() -> impl IntoView {
             <h2>"This browser"</h2>
             <p class="muted">
                 "Runs the same suite as the boards, compiled to WebAssembly, in a worker: the page stays usable. \
-                 Beside it, on the post-quantum algorithms each has (ML-KEM and ML-DSA; noble's X-Wing and \
-                 SLH-DSA-SHA2-128f), this browser's own WebCrypto and two JavaScript libraries, each checked \
+                 Beside it, on the post-quantum algorithms each has (ML-KEM and ML-DSA; noble's X-Wing; \
+                 SLH-DSA's 128-bit sets), this browser's own WebCrypto and two JavaScript libraries, each checked \
                  against pqbench's outputs first and stored as a run of its own."
             </p>
             <div class="browser-controls">
