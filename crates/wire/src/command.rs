@@ -10,6 +10,12 @@
 //! (`hello`, `begin`, ..., `end`; `algorithms` absent means all of them),
 //! and `calibrate` with a `calibration` record: its memory probes measuring
 //! buffers of known size.
+//!
+//! A line is at most [`MAX_COMMAND_LINE`] bytes, which a board's buffer
+//! holds. A run naming more algorithms than fit by name (the whole
+//! catalogue's names are over 400 bytes) names them by their bits instead:
+//! `bits=` and each 64-bit word of [`RunCommand`]'s set in hex, lowest
+//! first (`run min_iterations=1 min_time_ms=0 bits=3f,0`).
 
 use core::fmt;
 
@@ -33,6 +39,11 @@ pub struct RunCommand {
 
 /// How many `u64`s hold a bit for every name of [`Algorithm::ALL`].
 const RUN_COMMAND_WORDS: usize = Algorithm::ALL.len().div_ceil(u64::BITS as usize);
+
+/// The longest command line a board takes, its newline not counted: the
+/// firmware's line buffer and the probe's mailbox. A longer line would be
+/// cut, and a cut list of names read as fewer algorithms.
+pub const MAX_COMMAND_LINE: usize = 252;
 
 impl RunCommand {
     pub const fn new(min_iterations: u32, min_time_ms: u32) -> Self {
@@ -65,6 +76,30 @@ impl RunCommand {
 
     pub fn names_algorithms(&self) -> bool {
         self.algorithms.iter().any(|&word| word != 0)
+    }
+
+    /// Adds the algorithms of a `bits=` value: a word per 64 names, in hex,
+    /// lowest first. A bit past the vocabulary's last name, or a word past
+    /// its last word, is an unknown algorithm.
+    fn add_bits(&mut self, value: &str) -> Result<(), CommandError> {
+        for (index, word) in value.split(',').enumerate() {
+            let word = u64::from_str_radix(word, 16).map_err(|_| CommandError::BadNumber)?;
+            let Some(slot) = self.algorithms.get_mut(index) else {
+                return if word == 0 { Ok(()) } else { Err(CommandError::UnknownAlgorithm) };
+            };
+            let names = Algorithm::ALL.len().saturating_sub(index * u64::BITS as usize);
+            if names < u64::BITS as usize && word >> names != 0 {
+                return Err(CommandError::UnknownAlgorithm);
+            }
+            *slot |= word;
+        }
+        Ok(())
+    }
+
+    /// The `algorithms=` list's length in bytes.
+    fn names_len(&self) -> usize {
+        let names: usize = self.named().map(|a| a.as_str().len()).sum();
+        names + self.named().count().saturating_sub(1)
     }
 
     /// The algorithms the command names, in the vocabulary's order; none
@@ -120,6 +155,7 @@ impl Command {
                                 run = run.with_algorithm(algorithm)?;
                             }
                         }
+                        "bits" => run.add_bits(value)?,
                         _ => return Err(CommandError::UnknownField),
                     }
                 }
@@ -136,8 +172,23 @@ impl fmt::Display for Command {
             Command::Hello => f.write_str("hello\n"),
             Command::Calibrate => f.write_str("calibrate\n"),
             Command::Run(run) => {
+                let head_len = "run min_iterations= min_time_ms=".len()
+                    + decimal_len(run.min_iterations)
+                    + decimal_len(run.min_time_ms);
                 write!(f, "run min_iterations={} min_time_ms={}", run.min_iterations, run.min_time_ms)?;
-                if run.names_algorithms() {
+                if run.names_algorithms()
+                    && head_len + " algorithms=".len() + run.names_len() > MAX_COMMAND_LINE
+                {
+                    // Too many names for a board's line: their bits, at
+                    // most 17 bytes a word.
+                    f.write_str(" bits=")?;
+                    for (index, word) in run.algorithms.iter().enumerate() {
+                        if index > 0 {
+                            f.write_str(",")?;
+                        }
+                        write!(f, "{word:x}")?;
+                    }
+                } else if run.names_algorithms() {
                     f.write_str(" algorithms=")?;
                     let mut first = true;
                     for algorithm in run.named() {
@@ -152,6 +203,11 @@ impl fmt::Display for Command {
             }
         }
     }
+}
+
+/// How many digits `n` has in decimal.
+fn decimal_len(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |digits| digits as usize + 1)
 }
 
 #[cfg(all(test, feature = "decode"))]
@@ -203,6 +259,44 @@ mod tests {
         assert_eq!(RunCommand::bit(Algorithm::HmacSha256), Some((0, 22)));
         assert_eq!(RunCommand::bit(Algorithm::Falcon1024), Some((0, 62)));
         assert_eq!(RunCommand::bit(Algorithm::SphincsPlus128s), Some((1, 0)));
+    }
+
+    #[test]
+    fn a_run_of_more_names_than_a_line_holds_is_sent_by_its_bits() {
+        // Every name: over 1,000 bytes by name.
+        let every =
+            Algorithm::ALL.iter().try_fold(RunCommand::new(10, 1000), |r, &a| r.with_algorithm(a)).unwrap();
+        let line = format!("{}", Command::Run(every));
+        assert!(line.len() <= MAX_COMMAND_LINE + 1, "{line}");
+        assert!(line.starts_with("run min_iterations=10 min_time_ms=1000 bits="), "{line}");
+        assert_eq!(Command::parse(&line), Ok(Command::Run(every)));
+        assert_eq!(every.named().count(), Algorithm::ALL.len());
+        // The longest list that still fits goes by name, one more by bits.
+        let mut run = RunCommand::new(u32::MAX, u32::MAX);
+        let mut by_name = None;
+        for &algorithm in Algorithm::ALL {
+            run = run.with_algorithm(algorithm).unwrap();
+            let line = format!("{}", Command::Run(run));
+            assert!(line.len() <= MAX_COMMAND_LINE + 1, "{line}");
+            assert_eq!(Command::parse(&line), Ok(Command::Run(run)), "{line}");
+            if line.contains(" algorithms=") {
+                by_name = Some(line.len());
+            }
+        }
+        assert!(by_name.is_some_and(|len| len > MAX_COMMAND_LINE - 24), "{by_name:?}");
+        // A bit for no name, a word too many, or no hex: refused.
+        let words = RUN_COMMAND_WORDS;
+        let past = Algorithm::ALL.len() % 64;
+        assert!(past != 0, "the last word has a bit for no name to test");
+        let mut bits = alloc::vec![alloc::string::String::from("0"); words];
+        bits[words - 1] = format!("{:x}", 1u64 << past);
+        let line = format!("run bits={}", bits.join(","));
+        assert_eq!(Command::parse(&line), Err(CommandError::UnknownAlgorithm));
+        assert_eq!(
+            Command::parse(&format!("run bits={}", ["1"; 8].join(","))),
+            Err(CommandError::UnknownAlgorithm)
+        );
+        assert_eq!(Command::parse("run bits=xyz"), Err(CommandError::BadNumber));
     }
 
     #[test]

@@ -30,7 +30,7 @@ extern crate alloc;
 
 mod command;
 mod encode;
-pub use command::{Command, CommandError, RunCommand};
+pub use command::{Command, CommandError, MAX_COMMAND_LINE, RunCommand};
 pub use encode::{
     Discard, RecordWriter, measurement_fields, measuring_fields, write_measurement, write_measuring,
 };

@@ -12,7 +12,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 
 use crate::boards::{Clocks, Serial};
 
-pub const MAX_LINE: usize = 252;
+pub const MAX_LINE: usize = pqbench_wire::MAX_COMMAND_LINE;
 
 #[repr(C)]
 pub struct Mailbox {

@@ -7,7 +7,7 @@ use crate::boards::{Clocks, Serial};
 /// algorithms and a hash (the fault test's own) is 139 bytes since the
 /// hybrids' names, past the 128 this was. The buffer is in `main`'s frame,
 /// above the run loop, so no operation's stack depth changes.
-pub const MAX_LINE: usize = 252;
+pub const MAX_LINE: usize = pqbench_wire::MAX_COMMAND_LINE;
 
 /// Waits for the next line; its text, or why it is no command. The UART
 /// itself waits for bytes: the clock does not matter here.

@@ -124,7 +124,7 @@ fn hint_text(hint: &Option<&'static str>) -> String {
 /// Where the host writes the command, and how much it takes: the
 /// firmware's contract (docs/record-format.md, "On defmt").
 pub const MAILBOX_SYMBOL: &str = "PQBENCH_MAILBOX";
-pub const MAILBOX_CAPACITY: usize = 252;
+pub const MAILBOX_CAPACITY: usize = pqbench_wire::MAX_COMMAND_LINE;
 const RTT_SYMBOL: &str = "_SEGGER_RTT";
 
 /// Whether flashing writes the chip, or only checks the image against its
